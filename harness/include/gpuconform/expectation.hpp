@@ -1,0 +1,132 @@
+#pragma once
+// Expectations are data: one TOML file per architecture (sm_XX.toml), SKU
+// overlays keyed by PCI device id (sku/0xNNNN.toml), and an optional user
+// overlay. Every entry carries a unit and its provenance. The schema is
+// strict: an unknown key, a wrong type or a missing field is an error with
+// file:line:col, so a typo can never silently disable a check.
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuconform {
+
+enum class ExpectationKind { band, min, max, fraction_of_peak, exact, info };
+const char* kind_name(ExpectationKind k);
+std::optional<ExpectationKind> parse_kind(std::string_view text);
+
+struct Location {
+  std::string file;
+  int line = 0, column = 0;
+  std::string str() const;  // "file:line:col" (or "file" when no position is known)
+};
+
+struct Diagnostic {
+  Location where;
+  std::string message;
+  std::string str() const { return where.str() + ": " + message; }
+};
+
+struct Expectation {
+  std::string probe_id;
+  ExpectationKind kind = ExpectationKind::info;
+  std::optional<double> value;         // band: centre
+  std::optional<double> tol;           // band: absolute half-width
+  std::optional<double> tol_rel;       // band: relative half-width (of |value|)
+  std::optional<double> min, max;      // min / max kinds
+  std::optional<double> min_fraction;  // fraction_of_peak
+  std::string model;                   // exact: reference model id
+  std::string unit;
+  std::string source;                  // "run:<path>:<line>" or "cite:<reference>"
+  std::string note;
+  std::vector<std::string> sass;       // SASS opcodes that must appear in the timed code
+  Location where;                      // the entry's table header
+
+  // Band half-width: the larger of tol and tol_rel * |value|.
+  double band_half_width() const;
+};
+
+struct Waiver {
+  std::string tests;                   // glob over probe ids, e.g. "throughput.hbm.*"
+  std::vector<std::string> devices;    // PCI device ids ("0x2330") or "*"
+  std::string reason, link;
+  Location where;
+};
+
+// One parsed file, before overlays are applied.
+struct ExpectationFile {
+  std::string path;
+  std::string arch;   // [meta] arch
+  std::string sku;    // [meta] sku, overlays only
+  std::string description;
+  std::vector<Expectation> entries;
+  std::vector<Waiver> waivers;
+};
+
+// Parses one file. Problems are appended to `diagnostics`; the returned file
+// holds the entries that parsed cleanly. `known_probe` (optional) flags
+// entries whose id names no registered probe.
+using ProbeIdCheck = std::function<bool(const std::string&)>;
+ExpectationFile parse_expectation_text(std::string_view text, const std::string& path,
+                                       std::vector<Diagnostic>& diagnostics,
+                                       const ProbeIdCheck& known_probe = {},
+                                       const std::vector<std::string>& probe_ids = {});
+ExpectationFile parse_expectation_file(const std::string& path,
+                                       std::vector<Diagnostic>& diagnostics,
+                                       const ProbeIdCheck& known_probe = {},
+                                       const std::vector<std::string>& probe_ids = {});
+
+// Thrown by load_expectations when any file is unreadable or invalid.
+class ExpectationError : public std::runtime_error {
+ public:
+  explicit ExpectationError(std::vector<Diagnostic> diagnostics);
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// The resolved view for one device: architecture file, then the SKU overlay,
+// then user overlays, later files overriding earlier ones field by field.
+class ExpectationSet {
+ public:
+  const Expectation* find(const std::string& probe_id) const;
+  const Waiver* waiver_for(const std::string& probe_id, const std::string& sku) const;
+  const std::map<std::string, Expectation>& entries() const { return entries_; }
+  const std::vector<std::string>& files() const { return files_; }
+  void apply(const ExpectationFile& file);  // merge one file on top
+
+ private:
+  std::map<std::string, Expectation> entries_;
+  std::vector<Waiver> waivers_;
+  std::vector<std::string> files_;
+};
+
+struct ExpectationQuery {
+  std::string dir;                    // the expectations directory
+  std::string arch;                   // "sm_90"
+  std::string sku;                    // "0x2330" or ""
+  std::vector<std::string> overlays;  // user files, applied last
+  ProbeIdCheck known_probe;
+  std::vector<std::string> probe_ids; // for "did you mean" hints
+};
+
+// Loads and merges the files for one device. A missing architecture file is
+// not an error (the set is empty and every probe skips with a hint); a
+// missing user overlay or any invalid file throws ExpectationError.
+ExpectationSet load_expectations(const ExpectationQuery& query);
+
+// The directory the suite reads expectations from: $GPUCONFORM_EXPECTATIONS,
+// else the source tree it was built from, else <prefix>/share/gpuconform/expectations.
+std::string default_expectations_dir();
+
+// True when `text` matches the glob `pattern` ('*' any run, '?' one char).
+bool glob_match(std::string_view pattern, std::string_view text);
+
+// The closest candidate by edit distance, or "" when none is close.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace gpuconform

@@ -1,0 +1,84 @@
+#pragma once
+// The probe registry: every measurement is registered once, by id, and both
+// front ends (the gtest binary and the gpuconform CLI) enumerate it. Adding a
+// probe means one kernel file with one GPUCONFORM_PROBE and expectation
+// entries; no test or tool edits.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpuconform/device_info.hpp"
+#include "gpuconform/expectation.hpp"
+#include "gpuconform/measurement.hpp"
+
+namespace gpuconform {
+
+enum class Family { latency, throughput, numeric, topology };
+const char* family_name(Family f);   // "latency", ...
+
+// What the GPU must offer. `exact_cc` is for arch-specific ("a") code such as
+// wgmma: it runs only on that one compute capability.
+struct Requirements {
+  int min_cc = 75;
+  int exact_cc = 0;        // 0: any capability >= min_cc
+  std::string feature;     // shown in the skip reason, e.g. "sm_90a (wgmma)"
+};
+
+// How `gpuconform record` turns a measurement into a new expectation entry.
+struct RecordHint {
+  ExpectationKind kind = ExpectationKind::band;
+  double min_tol = 0;        // band: smallest absolute half-width
+  double min_tol_rel = 0;    // band: smallest relative half-width
+  double fraction_margin = 0.05;  // fraction_of_peak: expected = measured fraction * (1 - margin)
+};
+
+struct ProbeContext {
+  const DeviceInfo& device;
+  const Expectation* expectation;  // null while recording a first expectation
+  bool quick = false;              // fewer repeats, for smoke runs
+};
+
+using ProbeFn = Measurement (*)(const ProbeContext&);
+
+struct Probe {
+  std::string id;         // dotted, stable: "latency.alu.fma.rn.f32"
+  Family family;
+  std::string summary;    // one line: what is measured
+  Requirements needs;
+  RecordHint record;
+  ProbeFn run;
+};
+
+// A probe throws this when the GPU lacks something it needs (a feature, code
+// compiled for its architecture); the test is then skipped with the reason.
+class ProbeSkipped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  bool add(Probe probe);   // throws std::logic_error on a duplicate id
+  const std::vector<Probe>& all() const { return probes_; }
+  const Probe* find(const std::string& id) const;
+  std::vector<std::string> ids() const;
+
+ private:
+  std::vector<Probe> probes_;
+};
+
+// gtest-safe name of a probe: "Latency" / "alu_fma_rn_f32".
+std::string test_suite_name(const Probe& probe);
+std::string test_name(const Probe& probe);
+
+}  // namespace gpuconform
+
+#define GC_CONCAT_INNER(a, b) a##b
+#define GC_CONCAT(a, b) GC_CONCAT_INNER(a, b)
+// Registers a probe at static-initialisation time (kernels are built as an
+// object library so the linker keeps every registration). No CUDA call may
+// happen here: listing tests must work on a machine without a GPU.
+#define GPUCONFORM_PROBE(...)                                                     \
+  static const bool GC_CONCAT(gc_probe_registered_, __LINE__) =                  \
+      ::gpuconform::Registry::instance().add(::gpuconform::Probe{__VA_ARGS__})

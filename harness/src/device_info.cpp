@@ -1,0 +1,102 @@
+#include "gpuconform/device_info.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "gpuconform/cuda_check.hpp"
+
+namespace gpuconform {
+namespace {
+
+// The runtime does not expose the PCI product id; sysfs does, by bus id.
+std::uint32_t read_sysfs_hex(const std::string& bus_id, const char* file) {
+  std::string lower = bus_id;
+  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::ifstream in("/sys/bus/pci/devices/" + lower + "/" + file);
+  std::string text;
+  if (!(in >> text)) return 0;
+  try {
+    return static_cast<std::uint32_t>(std::stoul(text, nullptr, 16));
+  } catch (...) {
+    return 0;
+  }
+}
+
+std::string read_driver_version() {
+  std::ifstream in("/sys/module/nvidia/version");
+  std::string version;
+  if (in >> version) return version;
+  return {};
+}
+
+std::string format_uuid(const cudaUUID_t& uuid) {
+  const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
+  return fmt::format("GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-"
+                     "{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
+                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+                     b[12], b[13], b[14], b[15]);
+}
+
+int attribute(cudaDeviceAttr attr, int index) {
+  int value = 0;
+  GC_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, index));
+  return value;
+}
+
+}  // namespace
+
+std::string DeviceInfo::arch() const { return fmt::format("sm_{}{}", cc_major, cc_minor); }
+
+std::string DeviceInfo::sku() const {
+  return pci_device_id ? fmt::format("0x{:04x}", pci_device_id) : std::string();
+}
+
+int device_count(std::string* why) {
+  int count = 0;
+  cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    if (why)
+      *why = fmt::format("no usable CUDA device ({}: {})", cudaGetErrorName(status),
+                         cudaGetErrorString(status));
+    cudaGetLastError();  // clear the sticky status so later calls report their own
+    return 0;
+  }
+  if (count == 0 && why) *why = "no CUDA device found";
+  return count;
+}
+
+void use_device(int index) { GC_CUDA_CHECK(cudaSetDevice(index)); }
+
+DeviceInfo query_device(int index) {
+  use_device(index);
+  cudaDeviceProp prop{};
+  GC_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
+  DeviceInfo info;
+  info.index = index;
+  info.name = prop.name;
+  info.cc_major = prop.major;
+  info.cc_minor = prop.minor;
+  info.sm_count = prop.multiProcessorCount;
+  info.l2_bytes = prop.l2CacheSize;
+  info.shared_per_sm_bytes = static_cast<std::int64_t>(prop.sharedMemPerMultiprocessor);
+  info.shared_per_block_optin_bytes = static_cast<std::int64_t>(prop.sharedMemPerBlockOptin);
+  info.global_mem_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  info.max_sm_clock_khz = attribute(cudaDevAttrClockRate, index);
+  info.mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, index);
+  info.mem_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, index);
+  char bus[32] = {};
+  GC_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, index));
+  info.pci_bus_id = bus;
+  info.pci_device_id = read_sysfs_hex(info.pci_bus_id, "device");
+  info.pci_subsystem_id = read_sysfs_hex(info.pci_bus_id, "subsystem_device");
+  info.uuid = format_uuid(prop.uuid);
+  info.driver_version = read_driver_version();
+  GC_CUDA_CHECK(cudaDriverGetVersion(&info.cuda_driver_version));
+  GC_CUDA_CHECK(cudaRuntimeGetVersion(&info.cuda_runtime_version));
+  return info;
+}
+
+}  // namespace gpuconform

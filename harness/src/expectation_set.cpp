@@ -1,0 +1,171 @@
+// Resolution of the expectation files for one device, and the small text
+// helpers (globs, "did you mean") the loader and the CLI share.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "gpuconform/expectation.hpp"
+
+#ifndef GPUCONFORM_SOURCE_EXPECTATIONS_DIR
+#define GPUCONFORM_SOURCE_EXPECTATIONS_DIR ""
+#endif
+
+namespace gpuconform {
+
+const char* kind_name(ExpectationKind k) {
+  switch (k) {
+    case ExpectationKind::band: return "band";
+    case ExpectationKind::min: return "min";
+    case ExpectationKind::max: return "max";
+    case ExpectationKind::fraction_of_peak: return "fraction_of_peak";
+    case ExpectationKind::exact: return "exact";
+    case ExpectationKind::info: return "info";
+  }
+  return "?";
+}
+
+std::optional<ExpectationKind> parse_kind(std::string_view text) {
+  for (auto k : {ExpectationKind::band, ExpectationKind::min, ExpectationKind::max,
+                 ExpectationKind::fraction_of_peak, ExpectationKind::exact, ExpectationKind::info})
+    if (text == kind_name(k)) return k;
+  return std::nullopt;
+}
+
+std::string Location::str() const {
+  if (line <= 0) return file;
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+double Expectation::band_half_width() const {
+  double half = tol.value_or(0);
+  if (tol_rel && value) half = std::max(half, *tol_rel * std::fabs(*value));
+  return half;
+}
+
+static std::string join_diagnostics(const std::vector<Diagnostic>& diags) {
+  std::string text;
+  for (const auto& d : diags) text += (text.empty() ? "" : "\n") + d.str();
+  return text;
+}
+
+ExpectationError::ExpectationError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(join_diagnostics(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+const Expectation* ExpectationSet::find(const std::string& probe_id) const {
+  auto it = entries_.find(probe_id);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+const Waiver* ExpectationSet::waiver_for(const std::string& probe_id, const std::string& sku) const {
+  for (const Waiver& w : waivers_) {
+    if (!glob_match(w.tests, probe_id)) continue;
+    for (const std::string& d : w.devices)
+      if (d == "*" || (!sku.empty() && d == sku)) return &w;
+  }
+  return nullptr;
+}
+
+void ExpectationSet::apply(const ExpectationFile& file) {
+  // Later files replace whole entries: an overlay states a complete
+  // expectation with its own provenance, never half of one.
+  for (const Expectation& e : file.entries) entries_[e.probe_id] = e;
+  waivers_.insert(waivers_.end(), file.waivers.begin(), file.waivers.end());
+  files_.push_back(file.path);
+}
+
+ExpectationSet load_expectations(const ExpectationQuery& q) {
+  namespace fs = std::filesystem;
+  std::vector<Diagnostic> diags;
+  ExpectationSet set;
+  auto load = [&](const std::string& path, const char* role) {
+    ExpectationFile f = parse_expectation_file(path, diags, q.known_probe, q.probe_ids);
+    if (!f.arch.empty() && !q.arch.empty() && std::string(role) != "user overlay" && f.arch != q.arch)
+      diags.push_back({Location{path, 0, 0},
+                       fmt::format("{} is for {}, but the device is {}", role, f.arch, q.arch)});
+    set.apply(f);
+  };
+  const std::string arch_file = q.dir + "/" + q.arch + ".toml";
+  if (fs::exists(arch_file)) load(arch_file, "architecture file");
+  if (!q.sku.empty()) {
+    const std::string sku_file = q.dir + "/sku/" + q.sku + ".toml";
+    if (fs::exists(sku_file)) load(sku_file, "SKU overlay");
+  }
+  for (const std::string& overlay : q.overlays) {
+    if (!fs::exists(overlay)) {
+      diags.push_back({Location{overlay, 0, 0}, "overlay file not found"});
+      continue;
+    }
+    load(overlay, "user overlay");
+  }
+  if (!diags.empty()) throw ExpectationError(std::move(diags));
+  return set;
+}
+
+std::string default_expectations_dir() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("GPUCONFORM_EXPECTATIONS"); env && *env) return env;
+  const std::string source_dir = GPUCONFORM_SOURCE_EXPECTATIONS_DIR;
+  if (!source_dir.empty() && fs::is_directory(source_dir)) return source_dir;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share/gpuconform/expectations";
+    if (fs::is_directory(installed)) return installed.string();
+  }
+  return source_dir.empty() ? "expectations" : source_dir;
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  // Iterative wildcard match with backtracking to the last '*'.
+  std::size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+static std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 4) + 1;
+  for (const std::string& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,65 @@
+#include "gpuconform/probe.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpuconform {
+
+const char* family_name(Family f) {
+  switch (f) {
+    case Family::latency: return "latency";
+    case Family::throughput: return "throughput";
+    case Family::numeric: return "numeric";
+    case Family::topology: return "topology";
+  }
+  return "unknown";
+}
+
+const std::string* Measurement::find_note(const std::string& key) const {
+  for (const auto& [k, text] : notes)
+    if (k == key) return &text;
+  return nullptr;
+}
+
+Registry& Registry::instance() {
+  static Registry registry;
+  return registry;
+}
+
+bool Registry::add(Probe probe) {
+  if (find(probe.id)) throw std::logic_error("probe registered twice: " + probe.id);
+  const std::string prefix = std::string(family_name(probe.family)) + ".";
+  if (probe.id.rfind(prefix, 0) != 0)
+    throw std::logic_error("probe id '" + probe.id + "' must start with '" + prefix + "'");
+  probes_.push_back(std::move(probe));
+  std::sort(probes_.begin(), probes_.end(),
+            [](const Probe& a, const Probe& b) { return a.id < b.id; });
+  return true;
+}
+
+const Probe* Registry::find(const std::string& id) const {
+  for (const Probe& p : probes_)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+std::vector<std::string> Registry::ids() const {
+  std::vector<std::string> out;
+  for (const Probe& p : probes_) out.push_back(p.id);
+  return out;
+}
+
+std::string test_suite_name(const Probe& probe) {
+  std::string name = family_name(probe.family);
+  name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  return name;
+}
+
+std::string test_name(const Probe& probe) {
+  std::string rest = probe.id.substr(std::string(family_name(probe.family)).size() + 1);
+  for (char& ch : rest)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return rest;
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,115 @@
+#include "gpuconform/run_record.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+
+#include "gpuconform/conformance.hpp"
+#include "gpuconform/stats.hpp"
+
+#ifndef GPUCONFORM_VERSION
+#define GPUCONFORM_VERSION "unknown"
+#endif
+#ifndef GPUCONFORM_GIT_COMMIT
+#define GPUCONFORM_GIT_COMMIT "unknown"
+#endif
+
+namespace gpuconform {
+
+const char* suite_version() { return GPUCONFORM_VERSION; }
+const char* suite_git_commit() { return GPUCONFORM_GIT_COMMIT; }
+
+std::string utc_timestamp() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  return {{"index", d.index},
+          {"name", d.name},
+          {"arch", d.arch()},
+          {"sku", d.sku()},
+          {"pci_subsystem_id", d.pci_subsystem_id ? fmt::format("0x{:04x}", d.pci_subsystem_id) : std::string()},
+          {"pci_bus_id", d.pci_bus_id},
+          {"uuid", d.uuid},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"shared_per_sm_bytes", d.shared_per_sm_bytes},
+          {"max_sm_clock_mhz", d.max_sm_clock_khz / 1000.0},
+          {"mem_clock_mhz", d.mem_clock_khz / 1000.0},
+          {"mem_bus_width_bits", d.mem_bus_width_bits},
+          {"driver", d.driver_version},
+          {"cuda_driver_version", d.cuda_driver_version},
+          {"cuda_runtime_version", d.cuda_runtime_version}};
+}
+
+nlohmann::json measurement_json(const Measurement& m) {
+  nlohmann::json j = {{"value", m.value}, {"unit", m.unit}};
+  if (!m.samples.empty()) {
+    const Summary s = summarize(m.samples);
+    j["samples"] = m.samples;
+    j["stats"] = {{"n", s.n},     {"median", s.median}, {"mad", s.mad}, {"p5", s.p5},
+                  {"p95", s.p95}, {"min", s.min},       {"max", s.max}, {"cv", s.cv()}};
+  }
+  if (m.peak) {
+    j["peak"] = *m.peak;
+    j["peak_formula"] = m.peak_formula;
+    j["fraction_of_peak"] = m.value / *m.peak;
+  }
+  if (m.compared) j["compared"] = m.compared;
+  if (m.sm_clock_mhz > 0) j["sm_clock_mhz"] = m.sm_clock_mhz;
+  nlohmann::json notes = nlohmann::json::object();
+  for (const auto& [k, v] : m.notes) notes[k] = v;
+  if (!notes.empty()) j["notes"] = notes;
+  return j;
+}
+
+nlohmann::json expectation_json(const Expectation& e) {
+  nlohmann::json j = {{"kind", kind_name(e.kind)}, {"unit", e.unit}, {"source", e.source},
+                      {"at", e.where.str()}};
+  if (e.value) j["value"] = *e.value;
+  if (e.tol) j["tol"] = *e.tol;
+  if (e.tol_rel) j["tol_rel"] = *e.tol_rel;
+  if (e.min) j["min"] = *e.min;
+  if (e.max) j["max"] = *e.max;
+  if (e.min_fraction) j["min_fraction"] = *e.min_fraction;
+  if (!e.model.empty()) j["model"] = e.model;
+  if (!e.sass.empty()) j["sass"] = e.sass;
+  return j;
+}
+
+nlohmann::json record_json(const TestResult& r, const DeviceInfo& d) {
+  nlohmann::json j = {{"probe", r.probe ? r.probe->id : std::string()},
+                      {"verdict", outcome_name(r.verdict.outcome)},
+                      {"reason", r.verdict.reason},
+                      {"seconds", r.seconds}};
+  if (r.measurement) j["measured"] = measurement_json(*r.measurement);
+  if (r.expectation) j["expected"] = expectation_json(*r.expectation);
+  j["device"] = device_json(d);
+  j["suite"] = {{"version", suite_version()}, {"commit", suite_git_commit()}};
+  j["time"] = utc_timestamp();
+  return j;
+}
+
+void append_record_line(const std::string& path, const nlohmann::json& line) {
+  const std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open run record " + path + ": " + std::strerror(errno));
+  const ssize_t written = ::write(fd, text.data(), text.size());
+  const int saved = errno;
+  ::close(fd);
+  if (written != static_cast<ssize_t>(text.size()))
+    throw std::runtime_error("cannot write run record " + path + ": " + std::strerror(saved));
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,46 @@
+// Every expectation file in the repository must lint clean against the probe
+// registry: a broken file is caught here, on a machine without a GPU.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "gpuconform/expectation.hpp"
+#include "gpuconform/probe.hpp"
+
+namespace gpuconform {
+namespace {
+namespace fs = std::filesystem;
+
+std::vector<std::string> committed_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(GPUCONFORM_TEST_EXPECTATIONS_DIR))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+  return files;
+}
+
+TEST(CommittedExpectations, EveryFileLintsClean) {
+  const Registry& reg = Registry::instance();
+  const auto files = committed_files();
+  for (const std::string& path : files) {
+    std::vector<Diagnostic> diags;
+    const ExpectationFile f = parse_expectation_file(
+        path, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
+    for (const auto& d : diags) ADD_FAILURE() << d.str();
+    EXPECT_FALSE(f.entries.empty() && f.waivers.empty()) << path << " holds nothing";
+  }
+}
+
+TEST(CommittedExpectations, Sm90CoversTheFoundationProbes) {
+  const std::string path = std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/sm_90.toml";
+  if (!fs::exists(path)) GTEST_SKIP() << "expectations/sm_90.toml not recorded yet";
+  std::vector<Diagnostic> diags;
+  const ExpectationFile f = parse_expectation_file(path, diags);
+  std::set<std::string> ids;
+  for (const auto& e : f.entries) ids.insert(e.probe_id);
+  for (const char* id : {"latency.alu.fma.rn.f32", "throughput.hbm.read", "numeric.mma_sync.m16n8k16.f32.f16"})
+    EXPECT_TRUE(ids.count(id)) << id;
+}
+
+}  // namespace
+}  // namespace gpuconform

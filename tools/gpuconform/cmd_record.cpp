@@ -1,0 +1,137 @@
+// `gpuconform record`: measure this GPU and write (or extend) an expectation
+// file whose every entry cites the run record line it came from.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "commands.hpp"
+#include "gpuconform/conformance.hpp"
+#include "gpuconform/cuda_check.hpp"
+#include "gpuconform/record_writer.hpp"
+#include "gpuconform/run_record.hpp"
+
+namespace gpuconform::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct RecordArgs {
+  int device = 0;
+  std::string out;
+  std::string evidence;
+  std::vector<std::string> probes{"*"};
+  int runs = 3;
+  bool overlay = false;
+  std::string description;
+  bool quick = false;
+};
+
+int count_lines(const std::string& path) {
+  std::ifstream in(path);
+  int n = 0;
+  std::string line;
+  while (std::getline(in, line)) ++n;
+  return n;
+}
+
+int record(const RecordArgs& args) {
+  std::string why;
+  const int count = device_count(&why);
+  if (count == 0) {
+    fmt::print(stderr, "gpuconform record: {}; nothing was recorded\n", why);
+    return kExitUnusable;
+  }
+  if (args.device < 0 || args.device >= count) {
+    fmt::print(stderr, "gpuconform record: --device {} does not exist (0..{})\n", args.device, count - 1);
+    return kExitUnusable;
+  }
+  const DeviceInfo device = query_device(args.device);
+  ExpectationFile file;
+  file.path = args.out;
+  if (fs::exists(args.out)) {  // extend: keep the entries not re-recorded now
+    std::vector<Diagnostic> diags;
+    const Registry& reg = Registry::instance();
+    file = parse_expectation_file(
+        args.out, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
+    if (!diags.empty()) {
+      for (const auto& d : diags) fmt::print(stderr, "{}\n", d.str());
+      fmt::print(stderr, "gpuconform record: {} is invalid; fix it or write to a new file\n", args.out);
+      return kExitUnusable;
+    }
+  }
+  if (args.overlay) file.sku = device.sku(); else file.arch = device.arch();
+  if (!args.description.empty()) file.description = args.description;
+  if (file.description.empty()) file.description = device.name;
+
+  const fs::path out_dir = fs::absolute(args.out).parent_path();
+  const std::string evidence = args.evidence.empty()
+      ? (out_dir / "evidence" / fmt::format("{}-{}-{}.jsonl", device.arch(), device.sku().empty() ? "unknown" : device.sku(),
+                                             utc_timestamp().substr(0, 10))).string()
+      : args.evidence;
+  fs::create_directories(fs::absolute(evidence).parent_path());
+  const std::string cited = fs::relative(fs::absolute(evidence), out_dir).string();
+  int line = count_lines(evidence);
+  int failures = 0, written = 0;
+  fmt::print("recording on GPU {}: {} ({}, SKU {}), {} run(s) per probe\n", device.index, device.name, device.arch(),
+             device.sku(), args.runs);
+  for (const Probe& probe : Registry::instance().all()) {
+    bool wanted = false;
+    for (const auto& g : args.probes) wanted |= glob_match(g, probe.id);
+    if (!wanted) continue;
+    std::vector<Measurement> runs;
+    int first_line = 0;
+    try {
+      for (int r = 0; r < args.runs; ++r) {
+        runs.push_back(run_probe(probe, device, RunOptions{args.quick}));
+        TestResult result;
+        result.probe = &probe;
+        result.measurement = runs.back();
+        result.verdict.reason = fmt::format("recorded (run {} of {})", r + 1, args.runs);
+        nlohmann::json json = record_json(result, device);
+        json["verdict"] = "recorded";
+        append_record_line(evidence, json);
+        if (!first_line) first_line = line + 1;
+        ++line;
+      }
+      Expectation e = derive_expectation(probe, runs, fmt::format("run:{}:{}", cited, first_line));
+      file.entries.erase(std::remove_if(file.entries.begin(), file.entries.end(),
+                                        [&](const Expectation& x) { return x.probe_id == probe.id; }),
+                         file.entries.end());
+      file.entries.push_back(std::move(e));
+      ++written;
+      fmt::print("  recorded {:<44} {}\n", probe.id, runs.front().unit);
+    } catch (const ProbeSkipped& s) {
+      fmt::print("  skipped  {:<44} {}\n", probe.id, s.what());
+    } catch (const std::exception& err) {
+      ++failures;
+      fmt::print("  FAILED   {:<44} {}\n", probe.id, err.what());
+    }
+  }
+  std::sort(file.entries.begin(), file.entries.end(),
+            [](const Expectation& a, const Expectation& b) { return a.probe_id < b.probe_id; });
+  const std::string tmp = args.out + ".tmp";
+  std::ofstream(tmp) << render_expectation_file(file);
+  fs::rename(tmp, args.out);  // atomic replace: a crash never leaves half a file
+  fmt::print("wrote {} entries to {} (evidence: {})\n", written, args.out, evidence);
+  return failures ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+Command add_record_command(CLI::App& app) {
+  auto args = std::make_shared<RecordArgs>();
+  CLI::App* sub = app.add_subcommand("record", "Measure this GPU and write an expectation file (or a SKU overlay)");
+  sub->add_option("--device", args->device, "GPU ordinal")->capture_default_str();
+  sub->add_option("--out", args->out, "Expectation file to write or extend")->required();
+  sub->add_option("--evidence", args->evidence, "Run record to append to (default: <out dir>/evidence/ARCH-SKU-DATE.jsonl)");
+  sub->add_option("--probe", args->probes, "Probe id glob(s)")->capture_default_str();
+  sub->add_option("--runs", args->runs, "Runs per probe; the tolerance comes from their spread")
+      ->check(CLI::Range(1, 100))->capture_default_str();
+  sub->add_flag("--overlay", args->overlay, "Write a SKU overlay ([meta] sku) instead of an architecture file");
+  sub->add_option("--description", args->description, "[meta] description");
+  sub->add_flag("--quick", args->quick, "Fewer repeats inside each run");
+  return [args] { return record(*args); };
+}
+
+}  // namespace gpuconform::cli

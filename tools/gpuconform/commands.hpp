@@ -1,0 +1,21 @@
+#pragma once
+// The gpuconform subcommands. Each registers its options on the app and
+// returns the process exit code when run: 0 success, 1 a failed check,
+// 2 could not run (no GPU, unusable arguments, unreadable or invalid input).
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace gpuconform::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUnusable = 2;
+
+using Command = std::function<int()>;
+
+Command add_run_command(CLI::App& app);
+Command add_record_command(CLI::App& app);
+Command add_lint_command(CLI::App& app);
+Command add_list_command(CLI::App& app);
+
+}  // namespace gpuconform::cli

@@ -1,0 +1,38 @@
+// gpuconform: command-line front end. Parsing only; the work is in harness/.
+#include <fmt/format.h>
+
+#include <exception>
+#include <map>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace gpuconform::cli;
+  CLI::App app{"gpuconform: hardware conformance suite for NVIDIA GPUs.\n"
+               "Exit codes: 0 all passed (or warned), 1 a check failed or a file is invalid, 2 could not run."};
+  app.require_subcommand(1, 1);
+  const std::map<std::string, Command> commands = {
+      {"run", add_run_command(app)},
+      {"record", add_record_command(app)},
+      {"lint", add_lint_command(app)},
+      {"list", add_list_command(app)},
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUnusable;
+  }
+  try {
+    for (const auto& [name, command] : commands)
+      if (app.got_subcommand(name)) return command();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "gpuconform: {}\n", e.what());
+    return kExitUnusable;
+  }
+  return kExitUnusable;
+}
