@@ -8,7 +8,7 @@
 
 #include "gpuconform/measurement.hpp"
 #include "gpuconform/probe.hpp"
-#include "gpuconform/reference/models.hpp"
+#include "gpuconform/reference/tensor_core_model.hpp"
 #include "numeric/mma_instances.hpp"
 
 namespace gpuconform::kernels {

@@ -13,7 +13,7 @@
 
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
-#include "gpuconform/reference/models.hpp"
+#include "gpuconform/reference/tensor_core_model.hpp"
 #include "numeric/mma_check.hpp"
 #include "numeric/mma_instances.hpp"
 
