@@ -1,0 +1,168 @@
+// The fast block-FMA model: numerics.md §2 in 64-bit integers. A product's significand
+// P = sa*sb has fa+fb fraction bits below its split exponent ea+eb; aligning it to the
+// block's last kept bit 2^(E-F) is P << (F - fa - fb) >> (E - ea - eb), and the right shift
+// drops bits: truncation of the magnitude. The block sum is exact in int64 (|S| < (L+1) *
+// 2^(F+2), bounded for the table in models.cpp) and encode() rounds it once.
+// mma() unpacks A and B once per call; nothing is allocated per element.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "gpuconform/reference/float_format.hpp"
+#include "gpuconform/reference/tensor_core_model.hpp"
+
+namespace gpuconform::ref {
+namespace {
+
+enum : std::uint8_t { kZero = 1, kInf = 2, kNaN = 4 };
+
+// A zero operand's split exponent: low enough that its (zero) product never sets E and its
+// alignment shift is always >= 64.
+constexpr std::int32_t kZeroSplit = -(1 << 20);
+
+// An operand as the block sees it: value = (-1)^negative * significand * 2^(split - man).
+struct Operand {
+  std::uint64_t significand;
+  std::int32_t split;  // split exponent: unbiased, emin for subnormals (numerics.md §2)
+  std::uint8_t flags;  // kZero, kInf, kNaN
+  bool negative;
+};
+
+// The fp32 register a padded format (tf32) lives in: same fields, all bits read.
+FloatFormat full_register(const FloatFormat& f) {
+  FloatFormat r = f;
+  r.man_bits += f.pad_bits;
+  r.pad_bits = 0;
+  return r;
+}
+
+Operand load(const FloatFormat& f, std::uint64_t bits) {
+  const Unpacked u = decode(f, bits);
+  switch (u.cls) {
+    case FpClass::kFinite:
+      return {u.significand, split_exponent(f, u), 0, u.negative};
+    case FpClass::kZero:
+      return {0, kZeroSplit, kZero, u.negative};
+    case FpClass::kInf:
+      return {0, kZeroSplit, kInf, u.negative};
+    case FpClass::kNaN:
+      return {0, kZeroSplit, kNaN, u.negative};
+  }
+  return {};
+}
+
+Operand load_input(const TensorCoreModel& m, const FloatFormat& f, std::uint64_t bits) {
+  if (f.pad_bits > 0 && !m.tf32_truncation)
+    bits = encode(f, decode(full_register(f), bits), Rounding::kRNE);  // RNE pre-rounding
+  return load(f, bits);  // decode() reads only the top bits: the hardware's truncation
+}
+
+// NaN in, inf*0 or +inf with -inf: the canonical NaN; otherwise the inf present.
+std::uint64_t special_result(const TensorCoreModel& m, int n, const Operand* a, const Operand* b,
+                             const Operand& c) {
+  bool nan = (c.flags & kNaN) != 0;
+  bool pos_inf = (c.flags & kInf) != 0 && !c.negative;
+  bool neg_inf = (c.flags & kInf) != 0 && c.negative;
+  for (int k = 0; k < n; ++k) {
+    const std::uint8_t both = a[k].flags | b[k].flags;
+    nan |= (both & kNaN) != 0;
+    if ((both & kInf) == 0) continue;
+    if ((both & kZero) != 0) {
+      nan = true;  // inf * 0
+    } else {
+      (a[k].negative != b[k].negative ? neg_inf : pos_inf) = true;
+    }
+  }
+  if (nan || (pos_inf && neg_inf)) return m.canonical_nan;
+  return infinity(m.acc_format, neg_inf);
+}
+
+// mag * 2^shift, truncated toward zero.  // RZ
+std::uint64_t align(std::uint64_t mag, int shift) {
+  if (shift >= 0) return mag << shift;
+  if (shift <= -64) return 0;
+  return mag >> -shift;
+}
+
+// One fused block: n <= L products and the accumulator.
+std::uint64_t block(const TensorCoreModel& m, int n, const Operand* a, const Operand* b,
+                    std::uint64_t acc_bits) {
+  const Operand c = load(m.acc_format, acc_bits);
+
+  // 1. The block exponent E: the largest split exponent; zero terms count as e_zero.
+  std::uint8_t flags = c.flags;
+  int E = c.flags == 0 ? c.split : m.e_zero;
+  for (int k = 0; k < n; ++k) {
+    const std::uint8_t both = a[k].flags | b[k].flags;
+    flags |= both;
+    E = std::max(E, both == 0 ? a[k].split + b[k].split : m.e_zero);
+  }
+  if ((flags & (kInf | kNaN)) != 0) return special_result(m, n, a, b, c);
+
+  // 2. Each term truncated to F fraction bits below E, then summed exactly.  // RZ
+  //    Products: when F >= fa + fb (every row of the table), P << (F - fa - fb) is exact
+  //    and the right shift by E - e >= 0 truncates; a zero operand has P = 0.
+  const int lsb = E - m.fraction_bits;
+  const int up = m.fraction_bits - m.a_format.man_bits - m.b_format.man_bits;
+  std::int64_t sum = 0;
+  for (int k = 0; k < n; ++k) {
+    const std::uint64_t p = a[k].significand * b[k].significand;
+    const int e = a[k].split + b[k].split;
+    const std::uint64_t t = up >= 0 ? (p << up) >> std::min(E - e, 63)  // RZ
+                                    : align(p, e - E + up);             // RZ
+    // Negate without a branch: random signs would mispredict half the time.
+    const std::int64_t flip = -static_cast<std::int64_t>(a[k].negative != b[k].negative);
+    sum += (static_cast<std::int64_t>(t) ^ flip) - flip;
+  }
+  if (c.flags == 0) {
+    const int c_lsb = c.split - m.acc_format.man_bits;
+    const auto t = static_cast<std::int64_t>(align(c.significand, c_lsb - lsb));  // RZ
+    sum += c.negative ? -t : t;
+  }
+
+  // 3. One rounding of sum * 2^lsb; an exact zero is +0 and overflow is inf.
+  if (sum == 0) return signed_zero(m.acc_format, false);
+  const std::uint64_t magnitude =
+      sum < 0 ? 0 - static_cast<std::uint64_t>(sum) : static_cast<std::uint64_t>(sum);
+  const Unpacked exact{FpClass::kFinite, sum < 0, magnitude, lsb};
+  const std::uint64_t d = encode(m.round_format, exact, m.rounding, Overflow::kInfinity);  // RZ or RNE per model
+  // A nonzero sum that rounds to zero is +0 too: the H100 gives 0x0000 where a
+  // negative f16 result underflows (golden vectors, expectations/golden/sm_90).
+  return d == signed_zero(m.round_format, true) ? signed_zero(m.round_format, false) : d;
+}
+
+std::uint64_t chain(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,
+                    std::uint64_t c) {
+  std::uint64_t acc = c;
+  for (int k0 = 0; k0 < K; k0 += m.block_size)  // ascending k; each block's D is the next C
+    acc = block(m, std::min(m.block_size, K - k0), a + k0, b + k0, acc);
+  return acc;
+}
+
+void load_all(const TensorCoreModel& m, const FloatFormat& f, int n, const std::uint64_t* bits,
+              std::vector<Operand>& out) {
+  out.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = load_input(m, f, bits[i]);
+}
+
+}  // namespace
+
+std::uint64_t dot(const TensorCoreModel& m, int K, const std::uint64_t* a, const std::uint64_t* b,
+                  std::uint64_t c) {
+  thread_local std::vector<Operand> av, bv;
+  load_all(m, m.a_format, K, a, av);
+  load_all(m, m.b_format, K, b, bv);
+  return chain(m, K, av.data(), bv.data(), c);
+}
+
+void mma(const TensorCoreModel& m, int M, int N, int K, const std::uint64_t* A,
+         const std::uint64_t* B, const std::uint64_t* C, std::uint64_t* D) {
+  thread_local std::vector<Operand> av, bv;
+  load_all(m, m.a_format, M * K, A, av);  // row i at i*K: contiguous in k
+  load_all(m, m.b_format, K * N, B, bv);  // column j at j*K: contiguous in k
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      D[i * N + j] = chain(m, K, av.data() + i * K, bv.data() + j * K, C[i * N + j]);
+}
+
+}  // namespace gpuconform::ref
