@@ -2,28 +2,21 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <cstring>
 #include <map>
 #include <stdexcept>
 
 #include "gpuconform/reference/discriminating_vectors.hpp"
+#include "numeric/mma_report.hpp"
 
 namespace gpuconform::kernels {
 namespace {
 
-constexpr int kMismatchesShown = 5;
-
-std::string hex_row(const std::vector<std::uint64_t>& v, std::size_t first, std::size_t count,
-                    std::size_t step, int digits) {
-  std::string out;
-  for (std::size_t i = 0; i < count; ++i) out += fmt::format("{:0{}x}", v[first + i * step], digits);
-  return out;
-}
+constexpr int kLayoutInstances = 64;
+constexpr std::uint64_t kSeed = 0x6d6d612d66313620ull;  // "mma-f16 ": every probe replays the same draw
 
 }  // namespace
 
-const ref::TensorCoreModel* resolve_model(const ProbeContext& ctx, const char* variant) {
+const ref::TensorCoreModel* resolve_model(const ProbeContext& ctx, const std::string& variant) {
   if (ctx.expectation) {
     const ref::TensorCoreModel* m = ref::find_model(ctx.expectation->model);
     if (!m) {
@@ -36,91 +29,94 @@ const ref::TensorCoreModel* resolve_model(const ProbeContext& ctx, const char* v
   }
   const ref::TensorCoreModel* m = ref::default_model(ctx.device.arch(), variant);
   if (!m)
-    throw ProbeSkipped(fmt::format("no reference model for {} on {}: add a row to reference/models.cpp",
+    throw ProbeSkipped(fmt::format("no reference model for {} on {}: add a row to reference/src/models.cpp",
                                    variant, ctx.device.arch()));
   return m;
 }
 
-void check_layout(const MmaRunner& run, const std::vector<MmaInstance>& instances, MmaShape s, BitFormat f) {
-  const std::vector<std::uint64_t> d = run(instances);
-  for (std::size_t n = 0; n < instances.size(); ++n) {
-    const MmaInstance& in = instances[n];
+void check_layout(const MmaVariant& v, const std::vector<MmaInstance>& instances) {
+  const VectorVariant& s = v.layout;
+  const std::vector<std::uint64_t> d = v.run(instances);
+  for (std::size_t n = 0; n < instances.size(); ++n)
     for (int i = 0; i < s.m; ++i)
       for (int j = 0; j < s.n; ++j) {
-        double exact;
-        const auto cbits = static_cast<std::uint32_t>(in.c[i * s.n + j]);
-        float cf;
-        std::memcpy(&cf, &cbits, 4);
-        exact = cf;
-        for (int k = 0; k < s.k; ++k)
-          exact += decode_bits(in.a[i * s.k + k], f) * decode_bits(in.b[j * s.k + k], f);
-        const auto gbits = static_cast<std::uint32_t>(d[n * s.m * s.n + i * s.n + j]);
-        float got;
-        std::memcpy(&got, &gbits, 4);
-        if (static_cast<double>(got) != exact)
+        const double exact = exact_result(s, instances[n], i, j);
+        const std::uint64_t bits = d[n * s.c_count() + static_cast<std::size_t>(i) * s.n + j];
+        if (element_value(s.d_type, bits) != exact)
           throw std::runtime_error(fmt::format(
-              "fragment layout self-test failed: instance {} D[{}][{}] = {} but the exact integer result "
-              "is {} (the kernel's operand layout does not match the PTX ISA for this shape)",
-              n, i, j, got, exact));
+              "{}: fragment layout self-test failed: instance {} D[{}][{}] = {:0{}x} but the exact "
+              "result is {} (the kernel's operand layout does not match the PTX ISA for this shape)",
+              s.name, n, i, j, bits, element_digits(s.d_type), exact));
       }
-  }
 }
 
-void append_discriminating_probes(const ref::TensorCoreModel& model, MmaShape s,
-                                  std::vector<MmaInstance>& instances) {
-  for (const ref::DiscriminatingVector& v : ref::discriminating_vectors(model)) {
-    if (static_cast<int>(v.a.size()) > s.k) continue;
-    MmaInstance in;
-    in.klass = "probe:" + v.name;
-    in.a.assign(static_cast<std::size_t>(s.m) * s.k, 0);
-    in.b.assign(static_cast<std::size_t>(s.k) * s.n, 0);
-    in.c.assign(static_cast<std::size_t>(s.m) * s.n, 0);
-    for (std::size_t k = 0; k < v.a.size(); ++k) {
-      in.a[k] = v.a[k];  // row 0
-      in.b[k] = v.b[k];  // column 0
-    }
-    in.c[0] = v.c;
-    instances.push_back(std::move(in));
-  }
-}
-
-Measurement compare_with_model(const ref::TensorCoreModel& model, const MmaRunner& run,
-                               const std::vector<MmaInstance>& instances, MmaShape s, BitFormat f) {
-  const std::vector<std::uint64_t> got = run(instances);
-  const std::size_t per = static_cast<std::size_t>(s.m) * s.n;
+Measurement compare_with_model(const ref::TensorCoreModel& model, const MmaVariant& v,
+                               const std::vector<MmaInstance>& instances) {
+  const VectorVariant& s = v.layout;
+  const std::vector<std::uint64_t> got = v.run(instances);
+  const std::size_t per = s.c_count();
   std::vector<std::uint64_t> want(per);
-  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> by_class;  // class -> (mismatched, total)
-  Measurement m;
-  m.unit = "mismatches";
-  std::uint64_t mismatches = 0;
-  const int in_digits = (f.width() + 3) / 4;
+  MismatchReport report(s);
   for (std::size_t n = 0; n < instances.size(); ++n) {
     const MmaInstance& in = instances[n];
     ref::mma(model, s.m, s.n, s.k, in.a.data(), in.b.data(), in.c.data(), want.data());
-    const std::string klass = in.klass.rfind("probe:", 0) == 0 ? "probe" : in.klass;
-    for (std::size_t e = 0; e < per; ++e) {
-      auto& counts = by_class[klass];
-      ++counts.second;
-      if (got[n * per + e] == want[e]) continue;
-      ++counts.first;
-      if (++mismatches > kMismatchesShown) continue;
-      const int i = static_cast<int>(e) / s.n, j = static_cast<int>(e) % s.n;
-      std::string text = fmt::format(
-          "instance {} ({}) D[{}][{}]: gpu {:08x} model {:08x}; a(row {}) {} b(col {}) {} c {:08x}", n,
-          in.klass, i, j, got[n * per + e], want[e], i, hex_row(in.a, i * s.k, s.k, 1, in_digits), j,
-          hex_row(in.b, j * s.k, s.k, 1, in_digits), in.c[e]);
-      if (mismatches == 1) m.note("first_mismatch", text);
-      m.note(fmt::format("mismatch_{}", mismatches), text);
-    }
+    report.compare(fmt::format("instance {}", n), in.klass, in.a, in.b, in.c, &got[n * per], want.data(),
+                   "gpu", "model");
   }
-  m.value = static_cast<double>(mismatches);
-  m.compared = instances.size() * per;
-  std::string classes;
-  for (const auto& [klass, counts] : by_class)
-    classes += fmt::format("{}{}: {}/{}", classes.empty() ? "" : ", ", klass, counts.first, counts.second);
+  Measurement m;
+  m.unit = "mismatches";
+  m.value = static_cast<double>(report.mismatches());
+  m.compared = report.compared();
+  for (std::size_t i = 0; i < report.examples().size(); ++i) {
+    if (i == 0) m.note("first_mismatch", report.examples()[i]);
+    m.note(fmt::format("mismatch_{}", i + 1), report.examples()[i]);
+  }
   m.note("model", model.id);
-  m.note("mismatches_by_class", classes);
+  m.note("mismatches_by_class", report.by_class());
   return m;
+}
+
+Measurement measure_variant(const ProbeContext& ctx, const MmaVariant& v) {
+  if (std::string why = unsupported_reason(v, ctx.device); !why.empty()) throw ProbeSkipped(why);
+  const ref::TensorCoreModel* model = resolve_model(ctx, v.layout.arithmetic_name());
+  ref::Rng rng(kSeed);
+  check_layout(v, layout_instances(v.layout, kLayoutInstances, rng));
+  const int per_class = ctx.quick ? 400 : 2000;
+  std::vector<MmaInstance> instances;
+  for (const std::string& klass : random_classes(v.layout)) {
+    auto drawn = draw_instances(v.layout, klass, per_class, rng);
+    instances.insert(instances.end(), drawn.begin(), drawn.end());
+  }
+  for (const ref::DiscriminatingVector& dv : ref::discriminating_vectors(*model, v.layout.k)) {
+    MmaInstance in;
+    in.klass = "probe:" + dv.name;
+    in.a.assign(v.layout.a_count(), 0);
+    in.b.assign(v.layout.b_count(), 0);
+    in.c.assign(v.layout.c_count(), 0);
+    std::copy(dv.a.begin(), dv.a.end(), in.a.begin());  // row 0
+    std::copy(dv.b.begin(), dv.b.end(), in.b.begin());  // column 0
+    in.c[0] = dv.c;
+    instances.push_back(std::move(in));
+  }
+  return compare_with_model(*model, v, instances);
+}
+
+std::string numeric_probe_id(std::string_view variant) {
+  std::string why;
+  const auto v = parse_variant(variant, why);
+  if (!v) throw std::logic_error(why);
+  std::string id = fmt::format("numeric.{}.m{}n{}k{}.{}.{}", v->instruction == "mma" ? "mma_sync" : v->instruction,
+                               v->m, v->n, v->k, element_name(v->d_type), element_name(v->ab_type));
+  for (const std::string& q : v->qualifiers) id += "." + q;
+  return id;
+}
+
+bool register_numeric_probe(std::string_view variant, Requirements needs, ProbeFn fn) {
+  const MmaVariant* v = find_mma_variant(variant);
+  if (!v) throw std::logic_error("numeric probe for an unregistered MMA variant: " + std::string(variant));
+  return Registry::instance().add(Probe{numeric_probe_id(variant), Family::numeric,
+                                        v->ptx + ": every output bit equals the block-FMA model",
+                                        std::move(needs), {ExpectationKind::exact}, fn});
 }
 
 }  // namespace gpuconform::kernels

@@ -1,130 +1,266 @@
 #include "numeric/mma_instances.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <stdexcept>
+#include <tuple>
+
+#include "gpuconform/reference/discriminating_vectors.hpp"
+#include "gpuconform/reference/random_inputs.hpp"
+#include "gpuconform/reference/tensor_core_model.hpp"
+#include "numeric/mma_variant.hpp"
 
 namespace gpuconform::kernels {
 namespace {
 
-std::uint64_t pack(std::uint64_t sign, std::uint64_t exp, std::uint64_t man, BitFormat f) {
-  return (sign << (f.exp_bits + f.man_bits)) | (exp << f.man_bits) | man;
+bool is_integer(ElementType t) {
+  return t == ElementType::s8 || t == ElementType::u8 || t == ElementType::s32;
 }
 
-std::uint64_t random_bits(std::mt19937_64& rng, int bits) {
-  return bits == 0 ? 0 : rng() & ((std::uint64_t(1) << bits) - 1);
+std::uint64_t mask(ElementType t) {
+  const int bits = element_bits(t);
+  return bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
 }
 
-// A finite value with biased exponent drawn from [lo, hi] (0 = subnormal).
-std::uint64_t draw(std::mt19937_64& rng, BitFormat f, int lo, int hi) {
-  std::uniform_int_distribution<int> e(lo, hi);
-  std::uint64_t man = random_bits(rng, f.man_bits);
-  int exp = e(rng);
-  if (exp == 0 && man == 0) man = 1;  // never an exact zero: zeros hide layout errors
-  return pack(rng() & 1, static_cast<std::uint64_t>(exp), man, f);
+std::uint64_t int_bits(ElementType t, std::int64_t x) { return static_cast<std::uint64_t>(x) & mask(t); }
+
+// Uniform in [lo, hi] without std distributions, whose streams differ between libraries.
+std::int64_t uniform(ref::Rng& rng, std::int64_t lo, std::int64_t hi) {
+  return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
-std::uint32_t f32_bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, 4);
-  return u;
+MmaInstance empty_instance(const VectorVariant& v, std::string klass) {
+  MmaInstance in;
+  in.klass = std::move(klass);
+  in.a.assign(v.a_count(), 0);
+  in.b.assign(v.b_count(), 0);
+  in.c.assign(v.c_count(), 0);
+  return in;
 }
 
-int bias(BitFormat f) { return (1 << (f.exp_bits - 1)) - 1; }
-int max_finite_exp(BitFormat f) { return (1 << f.exp_bits) - 2; }
+// A model carrying only the formats, for the reference's operand generator.
+ref::TensorCoreModel drawing_model(const VectorVariant& v) {
+  ref::TensorCoreModel m{};
+  m.a_format = m.b_format = *float_format(v.ab_type);
+  m.acc_format = m.round_format = *float_format(v.d_type);
+  return m;
+}
 
-std::uint64_t special(std::mt19937_64& rng, BitFormat f) {
-  const std::uint64_t all_ones = (1u << f.exp_bits) - 1;
-  switch (rng() % 4) {
-    case 0: return pack(rng() & 1, all_ones, 0, f);                                   // ±inf
-    case 1: return pack(rng() & 1, all_ones, random_bits(rng, f.man_bits) | 1, f);   // NaN
-    case 2: return pack(1, 0, 0, f);                                                  // -0
-    default: return pack(0, 0, 0, f);                                                 // +0
+ref::InputClass float_class(std::string_view klass) {
+  for (ref::InputClass c : ref::all_input_classes())
+    if (ref::to_string(c) == klass) return c;
+  throw std::invalid_argument("unknown instance class '" + std::string(klass) + "'");
+}
+
+// Integer operands: full range (normal), pairwise cancelling (cancel), or extremes with C
+// near the s32 limits so that the sum overflows (special).
+void draw_integer(const VectorVariant& v, std::string_view klass, ref::Rng& rng, MmaInstance& in) {
+  const bool is_signed = v.ab_type == ElementType::s8;
+  const std::int64_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+  auto any = [&](ref::Rng& r) { return uniform(r, lo, hi); };
+  auto small_c = [](ref::Rng& r) { return uniform(r, -(1 << 20), 1 << 20); };
+  auto margin = [](ref::Rng& r) { return uniform(r, 0, 1 << 20); };
+  const std::int64_t extremes[] = {lo, lo + 1, hi, hi - 1, is_signed ? -1 : 1, 1};
+  auto extreme = [&] { return extremes[rng() % std::size(extremes)]; };
+  if (klass == "normal" || klass == "cancel") {
+    for (auto& x : in.a) x = int_bits(v.ab_type, any(rng));
+    for (auto& x : in.b) x = int_bits(v.ab_type, any(rng));
+    for (auto& x : in.c) x = int_bits(v.d_type, small_c(rng));
+    if (klass == "cancel" && is_signed)
+      for (int k = 1; k < v.k; k += 2) {  // product k cancels product k-1 (up to -128 -> 127)
+        for (int i = 0; i < v.m; ++i) in.a[i * v.k + k] = in.a[i * v.k + k - 1];
+        for (int j = 0; j < v.n; ++j) {
+          const std::int64_t negated = -static_cast<std::int8_t>(in.b[j * v.k + k - 1]);
+          in.b[j * v.k + k] = int_bits(v.ab_type, std::min<std::int64_t>(negated, 127));
+        }
+      }
+  } else if (klass == "special") {
+    for (auto& x : in.a) x = int_bits(v.ab_type, extreme());
+    for (auto& x : in.b) x = int_bits(v.ab_type, extreme());
+    for (auto& x : in.c) {
+      const std::int64_t edge = (rng() & 1) ? INT32_MAX - margin(rng) : INT32_MIN + margin(rng);
+      x = int_bits(v.d_type, edge);
+    }
+  } else {
+    throw std::invalid_argument("unknown instance class '" + std::string(klass) + "' for " + v.name);
   }
+}
+
+// Integer MMA probes: overflow with and without saturation, and whether saturation acts on
+// the exact sum or on partial sums (C near the limit, then +p and -p).
+std::vector<MmaInstance> integer_probes(const VectorVariant& v) {
+  const bool is_signed = v.ab_type == ElementType::s8;
+  const std::int64_t top = is_signed ? 127 : 255;
+  std::vector<MmaInstance> out;
+  auto add = [&](std::string name, auto fill) {
+    MmaInstance in = empty_instance(v, "probe:" + name);
+    fill(in);
+    out.push_back(std::move(in));
+  };
+  add("s32_overflow_up", [&](MmaInstance& in) {
+    for (int k = 0; k < v.k; ++k) in.a[k] = in.b[k] = int_bits(v.ab_type, top);
+    in.c[0] = int_bits(v.d_type, INT32_MAX - 100);
+  });
+  if (is_signed) {
+    add("s32_overflow_down", [&](MmaInstance& in) {
+      for (int k = 0; k < v.k; ++k) {
+        in.a[k] = int_bits(v.ab_type, -128);
+        in.b[k] = int_bits(v.ab_type, 127);
+      }
+      in.c[0] = int_bits(v.d_type, INT32_MIN + 100);
+    });
+  }
+  for (int k : {1, v.k / 2, v.k - 1}) {  // +p at k=0, -p at k: partial-sum saturation shows
+    add("s32_partial_saturation.k" + std::to_string(k), [&](MmaInstance& in) {
+      in.a[0] = in.b[0] = int_bits(v.ab_type, top);
+      in.a[k] = int_bits(v.ab_type, top);
+      in.b[k] = int_bits(v.ab_type, is_signed ? -top : 0);
+      in.c[0] = int_bits(v.d_type, INT32_MAX - 10);
+    });
+  }
+  add("s32_exact_max_product", [&](MmaInstance& in) {
+    for (int k = 0; k < v.k; ++k) in.a[k] = in.b[k] = int_bits(v.ab_type, is_signed ? -128 : 255);
+    in.c[0] = int_bits(v.d_type, -1);
+  });
+  return out;
+}
+
+double pow2(int e) { return std::ldexp(1.0, e); }
+
+// fp64 DMMA probes: is each output one rounding of the exact sum, or a chain of fma in some
+// order? Values are a 1 and two halves of an ulp of 1 (2^-53), placed in every order, with
+// C taking the role of the 1 or of a half ulp.
+std::vector<MmaInstance> fp64_probes(const VectorVariant& v) {
+  std::vector<MmaInstance> out;
+  auto bits = [](double x) {
+    std::uint64_t u;
+    std::memcpy(&u, &x, 8);
+    return u;
+  };
+  const double half_ulp = pow2(-53);
+  for (int one_at = 0; one_at < v.k; ++one_at) {
+    MmaInstance in = empty_instance(v, "probe:f64_order.one_at_k" + std::to_string(one_at));
+    for (int k = 0; k < v.k; ++k) {
+      in.a[k] = bits(k == one_at ? 1.0 : half_ulp);
+      in.b[k] = bits(1.0);
+    }
+    out.push_back(std::move(in));
+  }
+  MmaInstance c_one = empty_instance(v, "probe:f64_order.one_in_c");
+  for (int k = 0; k < 2 && k < v.k; ++k) {  // two products of 2^-27 * 2^-26 = 2^-53
+    c_one.a[k] = bits(pow2(-27));
+    c_one.b[k] = bits(pow2(-26));
+  }
+  c_one.c[0] = bits(1.0);
+  out.push_back(std::move(c_one));
+  MmaInstance c_half = empty_instance(v, "probe:f64_order.half_ulp_in_c");
+  c_half.a[0] = c_half.b[0] = bits(1.0);
+  c_half.a[1] = bits(half_ulp);
+  c_half.b[1] = bits(1.0);
+  c_half.c[0] = bits(half_ulp);
+  out.push_back(std::move(c_half));
+  return out;
 }
 
 }  // namespace
 
-double decode_bits(std::uint64_t bits, BitFormat f) {
-  const int e = static_cast<int>((bits >> f.man_bits) & ((1u << f.exp_bits) - 1));
-  const double man = static_cast<double>(bits & ((std::uint64_t(1) << f.man_bits) - 1));
-  const double sign = (bits >> (f.exp_bits + f.man_bits)) & 1 ? -1.0 : 1.0;
-  if (e == 0) return sign * std::ldexp(man, 1 - bias(f) - f.man_bits);
-  return sign * std::ldexp(1.0 + man / std::ldexp(1.0, f.man_bits), e - bias(f));
+std::vector<std::string> random_classes(const VectorVariant& v) {
+  if (is_integer(v.ab_type)) return {"normal", "cancel", "special"};
+  std::vector<std::string> out;
+  for (ref::InputClass c : ref::all_input_classes()) out.emplace_back(ref::to_string(c));
+  // tf32 operands arrive as fp32 registers; "rounded" has the low 13 bits clear, as after
+  // cvt.rna.tf32.f32, the other classes carry random low bits.
+  if (v.ab_type == ElementType::tf32) out.emplace_back("rounded");
+  return out;
 }
 
-std::uint64_t encode_small_integer(int value, BitFormat f) {
-  if (value == 0) return 0;
-  const std::uint64_t sign = value < 0;
-  int mag = std::abs(value), e = 0;
-  while ((mag >> (e + 1)) != 0) ++e;
-  if (e > f.man_bits) throw std::invalid_argument("integer not exactly representable");
-  const std::uint64_t man = (static_cast<std::uint64_t>(mag) << (f.man_bits - e)) & ((std::uint64_t(1) << f.man_bits) - 1);
-  return pack(sign, static_cast<std::uint64_t>(e + bias(f)), man, f);
-}
-
-std::vector<MmaInstance> draw_instances(const std::string& klass, int count, MmaShape s, BitFormat f,
-                                        std::mt19937_64& rng) {
-  const int b0 = bias(f), top = max_finite_exp(f);
+std::vector<MmaInstance> draw_instances(const VectorVariant& v, std::string_view klass, int count,
+                                        ref::Rng& rng) {
   std::vector<MmaInstance> out;
-  out.reserve(count);
+  out.reserve(static_cast<std::size_t>(count));
+  const bool integer = is_integer(v.ab_type);
+  const bool rounded = klass == "rounded";
+  const ref::TensorCoreModel model = integer ? ref::TensorCoreModel{} : drawing_model(v);
+  const ref::InputClass fclass =
+      integer ? ref::InputClass::kNormal : float_class(rounded ? "normal" : klass);
   for (int n = 0; n < count; ++n) {
-    MmaInstance in;
-    in.klass = klass;
-    in.a.resize(static_cast<std::size_t>(s.m) * s.k);
-    in.b.resize(static_cast<std::size_t>(s.k) * s.n);
-    in.c.resize(static_cast<std::size_t>(s.m) * s.n);
-    std::normal_distribution<float> gauss(0.f, 1.f);
-    if (klass == "normal") {
-      for (auto& x : in.a) x = draw(rng, f, b0 - 3, b0 + 3);
-      for (auto& x : in.b) x = draw(rng, f, b0 - 3, b0 + 3);
-      for (auto& x : in.c) x = f32_bits(gauss(rng) * 4.f);
-    } else if (klass == "wide") {
-      // Products span the whole exponent range, including subnormal inputs.
-      for (auto& x : in.a) x = draw(rng, f, 0, std::min(top, b0 + 8));
-      for (auto& x : in.b) x = draw(rng, f, 0, std::min(top, b0 + 8));
-      for (auto& x : in.c) x = f32_bits(std::ldexp(gauss(rng), static_cast<int>(rng() % 60) - 40));
-    } else if (klass == "cancel") {
-      // Pairs of products of equal magnitude and opposite sign, perturbed in
-      // the last bits: the sum is decided by alignment and truncation.
-      for (auto& x : in.a) x = draw(rng, f, b0 - 2, b0 + 2);
-      for (auto& x : in.b) x = draw(rng, f, b0 - 2, b0 + 2);
-      for (int i = 0; i < s.m; ++i)
-        for (int k = 0; k + 1 < s.k; k += 2) in.a[i * s.k + k + 1] = in.a[i * s.k + k] ^ (rng() & 3);
-      for (int j = 0; j < s.n; ++j)
-        for (int k = 0; k + 1 < s.k; k += 2) {
-          const std::uint64_t flip = std::uint64_t(1) << (f.exp_bits + f.man_bits);
-          in.b[j * s.k + k + 1] = (in.b[j * s.k + k] ^ flip) ^ (rng() & 1);
-        }
-      for (auto& x : in.c) x = f32_bits(std::ldexp(gauss(rng), -static_cast<int>(rng() % 24)));
-    } else if (klass == "subnormal") {
-      for (auto& x : in.a) x = draw(rng, f, 0, 2);
-      for (auto& x : in.b) x = draw(rng, f, b0 - 2, b0 + 2);
-      for (auto& x : in.c) x = f32_bits(std::ldexp(gauss(rng), -130 - static_cast<int>(rng() % 16)));
-    } else if (klass == "special") {
-      for (auto& x : in.a) x = rng() % 16 == 0 ? special(rng, f) : draw(rng, f, b0 - 3, b0 + 3);
-      for (auto& x : in.b) x = rng() % 16 == 0 ? special(rng, f) : draw(rng, f, b0 - 3, b0 + 3);
-      for (auto& x : in.c) x = f32_bits(gauss(rng));
+    MmaInstance in = empty_instance(v, std::string(klass));
+    if (integer) {
+      draw_integer(v, klass, rng, in);
     } else {
-      throw std::invalid_argument("unknown instance class '" + klass + "'");
+      ref::draw_mma(model, fclass, v.m, v.n, v.k, rng, in.a, in.b, in.c);
+      if (rounded) {
+        for (auto& x : in.a) x &= ~std::uint64_t{0x1FFF};
+        for (auto& x : in.b) x &= ~std::uint64_t{0x1FFF};
+      }
     }
     out.push_back(std::move(in));
   }
   return out;
 }
 
-std::vector<MmaInstance> layout_instances(int count, MmaShape s, BitFormat f, std::mt19937_64& rng) {
+std::vector<MmaInstance> probe_instances(const VectorVariant& v) {
+  if (is_integer(v.ab_type)) return integer_probes(v);
+  if (v.ab_type == ElementType::f64) return fp64_probes(v);
+  const ref::FloatFormat& ab = *float_format(v.ab_type);
+  const ref::FloatFormat& acc = *float_format(v.d_type);
   std::vector<MmaInstance> out;
-  std::uniform_int_distribution<int> small(-4, 4), acc(-64, 64);
+  std::set<std::tuple<std::vector<std::uint64_t>, std::vector<std::uint64_t>, std::uint64_t>> seen;
+  for (const ref::TensorCoreModel& m : ref::models()) {
+    if (m.a_format.name != ab.name || m.acc_format.name != acc.name) continue;
+    for (const ref::DiscriminatingVector& dv : ref::discriminating_vectors(m, v.k)) {
+      if (static_cast<int>(dv.a.size()) > v.k || !seen.insert({dv.a, dv.b, dv.c}).second) continue;
+      std::string name = dv.name;  // a class is one printable word in a vector file
+      for (char& ch : name)
+        if (ch <= ' ' || ch > '~') ch = '_';
+      MmaInstance in = empty_instance(v, "probe:" + name);
+      std::copy(dv.a.begin(), dv.a.end(), in.a.begin());  // row 0
+      std::copy(dv.b.begin(), dv.b.end(), in.b.begin());  // column 0
+      in.c[0] = dv.c;
+      out.push_back(std::move(in));
+    }
+  }
+  return out;
+}
+
+double element_value(ElementType t, std::uint64_t bits) {
+  switch (t) {
+    case ElementType::s8: return static_cast<std::int8_t>(bits);
+    case ElementType::u8: return static_cast<double>(bits & 0xFF);
+    case ElementType::s32: return static_cast<std::int32_t>(bits);
+    default: return ref::to_double(*float_format(t), bits);
+  }
+}
+
+std::vector<MmaInstance> layout_instances(const VectorVariant& v, int count, ref::Rng& rng) {
+  // |A|, |B| <= 4 and |C| <= 64: every partial sum is an integer below 2^11, exact in f16,
+  // in the 13-bit FP8 accumulator and in each input format (e5m2 holds 3 = 1.1b x 2^1).
+  const int lo = v.ab_type == ElementType::u8 ? 0 : -4;
+  auto small = [&](ref::Rng& r) { return static_cast<int>(uniform(r, lo, 4)); };
+  auto acc = [](ref::Rng& r) { return static_cast<int>(uniform(r, -64, 64)); };
+  auto encode = [](ElementType t, int x) {
+    if (const ref::FloatFormat* f = float_format(t)) return ref::from_double(*f, x, ref::Rounding::kRNE);
+    return int_bits(t, x);
+  };
+  std::vector<MmaInstance> out;
   for (int n = 0; n < count; ++n) {
-    MmaInstance in;
-    in.klass = "layout";
-    for (int i = 0; i < s.m * s.k; ++i) in.a.push_back(encode_small_integer(small(rng), f));
-    for (int i = 0; i < s.k * s.n; ++i) in.b.push_back(encode_small_integer(small(rng), f));
-    for (int i = 0; i < s.m * s.n; ++i) in.c.push_back(f32_bits(static_cast<float>(acc(rng))));
+    MmaInstance in = empty_instance(v, "layout");
+    for (auto& x : in.a) x = encode(v.ab_type, small(rng));
+    for (auto& x : in.b) x = encode(v.ab_type, small(rng));
+    for (auto& x : in.c) x = encode(v.d_type, acc(rng));
     out.push_back(std::move(in));
   }
   return out;
+}
+
+double exact_result(const VectorVariant& v, const MmaInstance& in, int i, int j) {
+  double sum = element_value(v.d_type, in.c[static_cast<std::size_t>(i) * v.n + j]);
+  for (int k = 0; k < v.k; ++k)
+    sum += element_value(v.ab_type, in.a[static_cast<std::size_t>(i) * v.k + k]) *
+           element_value(v.ab_type, in.b[static_cast<std::size_t>(j) * v.k + k]);
+  return sum;
 }
 
 }  // namespace gpuconform::kernels

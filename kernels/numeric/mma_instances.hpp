@@ -1,44 +1,49 @@
 #pragma once
-// MMA test instances as raw bit patterns, drawn directly in the input format
-// (no conversion loss), by class: the classes stress alignment, cancellation,
-// subnormals and special values, where tensor-core arithmetic departs from
-// IEEE dot products.
+// MMA test instances as raw bit patterns, drawn directly in the operand formats (no
+// conversion loss), by class. Floating-point classes come from the reference's generator
+// (normal, wide, subnormal, cancel, special: random_inputs.hpp), so a failure on the GPU
+// replays on the CPU; integer variants have their own (normal, cancel, special = overflow).
+// Literature probes (numerics.md §3) and layout instances complete the set.
 #include <cstdint>
-#include <random>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "gpuconform/reference/random_inputs.hpp"
+#include "gpuconform/vector_file.hpp"
 
 namespace gpuconform::kernels {
 
-struct MmaShape {
-  int m, n, k;
-};
-
-// Bits of an IEEE-style binary format: sign, `exp_bits` exponent, `man_bits` fraction.
-struct BitFormat {
-  int exp_bits, man_bits;
-  int width() const { return 1 + exp_bits + man_bits; }
-};
-
 struct MmaInstance {
-  std::string klass;              // normal, wide, cancel, subnormal, special, probe, layout
-  std::vector<std::uint64_t> a;   // M x K row-major
-  std::vector<std::uint64_t> b;   // K x N column-major
-  std::vector<std::uint64_t> c;   // M x N row-major (f32 bits)
+  std::string klass;             // normal, wide, cancel, subnormal, special, probe:<name>, layout
+  std::vector<std::uint64_t> a;  // M x K row-major
+  std::vector<std::uint64_t> b;  // K x N column-major (element (k, j) at j*K + k)
+  std::vector<std::uint64_t> c;  // M x N row-major, D's type
 };
 
-// `count` random instances of class `klass` ("normal", "wide", "cancel",
-// "subnormal", "special"). Throws std::invalid_argument on an unknown class.
-std::vector<MmaInstance> draw_instances(const std::string& klass, int count, MmaShape shape, BitFormat in,
-                                        std::mt19937_64& rng);
+// The random classes a variant is drawn from, in file order.
+std::vector<std::string> random_classes(const VectorVariant& v);
 
-// Instances whose exact result is a small integer, for checking the
-// fragment layout independently of any rounding model.
-std::vector<MmaInstance> layout_instances(int count, MmaShape shape, BitFormat in, std::mt19937_64& rng);
+// `count` random instances of class `klass`. Throws std::invalid_argument on a class the
+// variant does not have.
+std::vector<MmaInstance> draw_instances(const VectorVariant& v, std::string_view klass, int count,
+                                        ref::Rng& rng);
 
-// Decodes a small binary-format bit pattern to double (exact for f16/bf16/fp8).
-double decode_bits(std::uint64_t bits, BitFormat f);
-// Encodes a small integer exactly (the caller guarantees representability).
-std::uint64_t encode_small_integer(int value, BitFormat f);
+// The literature's discriminating vectors (numerics.md §3) that fit the variant, one per
+// instance: row 0 of A holds a, column 0 of B holds b, C[0][0] holds c, the rest 0. For
+// floating point: the vectors of every reference model with these formats, whatever its
+// architecture, so one file can tell the candidate models apart; for s32 and f64 (no
+// block-FMA model) the probes of simple_models.hpp.
+std::vector<MmaInstance> probe_instances(const VectorVariant& v);
+
+// Instances whose exact result is a small integer, exact under any rounding model: they
+// check the fragment layout independently of the arithmetic.
+std::vector<MmaInstance> layout_instances(const VectorVariant& v, int count, ref::Rng& rng);
+
+// The exact value of element (i, j) of A*B + C, for layout instances (all values small
+// integers, so double is exact).
+double exact_result(const VectorVariant& v, const MmaInstance& in, int i, int j);
+// An element's value; integers and formats up to fp64 are exact in double.
+double element_value(ElementType t, std::uint64_t bits);
 
 }  // namespace gpuconform::kernels

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
       {"record", add_record_command(app)},
       {"lint", add_lint_command(app)},
       {"list", add_list_command(app)},
+      {"vectors", add_vectors_command(app)},
   };
   try {
     app.parse(argc, argv);

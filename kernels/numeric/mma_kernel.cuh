@@ -1,0 +1,314 @@
+#pragma once
+// The one MMA kernel. A variant is a traits struct (written by a table row in mma_sync.cu or
+// wgmma.cu): its vector-file name, from which shape and element widths are parsed at compile
+// time, its fragment family, and an exec() holding the PTX. From these the kernel derives
+// how many registers each operand takes, loads every element from the instance's bit
+// patterns into the register and position the PTX ISA assigns it, stages shared-memory
+// operands for wgmma, issues the instruction once and stores D. Nothing is converted: the
+// tensor core sees exactly the bits the reference model sees.
+//
+// One instance per warp (mma.sync) or per warpgroup (wgmma); D is poisoned beforehand, so an
+// element the kernel never wrote cannot pass the layout self-test.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "gpuconform/device_buffer.hpp"
+#include "numeric/mma_instances.hpp"
+#include "numeric/mma_variant.hpp"
+
+// Device-side helpers live in their own namespace: other kernel families have theirs.
+namespace gpuconform::kernels::mma {
+
+#if defined(__CUDA_ARCH__)
+inline constexpr int kDeviceArch = __CUDA_ARCH__;
+#else
+inline constexpr int kDeviceArch = 0;
+#endif
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+inline constexpr bool kDeviceSm90a = true;
+#else
+inline constexpr bool kDeviceSm90a = false;
+#endif
+
+// ---- Variant names parsed at compile time ("mma_m16n8k16_f32_bf16") -------------------
+
+struct NameFacts {
+  int m, n, k;
+  int cd_bits, ab_bits;
+};
+
+constexpr bool same_text(const char* s, const char* t, int n) {
+  for (int i = 0; i < n; ++i)
+    if (s[i] != t[i]) return false;
+  return true;
+}
+
+// Register bits of the element type spelled at s[0..n).
+constexpr int type_bits(const char* s, int n) {
+  if (n == 3 && (same_text(s, "f64", 3))) return 64;
+  if ((n == 3 && (same_text(s, "f32", 3) || same_text(s, "s32", 3))) || (n == 4 && same_text(s, "tf32", 4)))
+    return 32;
+  if ((n == 3 && same_text(s, "f16", 3)) || (n == 4 && same_text(s, "bf16", 4))) return 16;
+  if ((n == 4 && (same_text(s, "e4m3", 4) || same_text(s, "e5m2", 4))) ||
+      (n == 2 && (same_text(s, "s8", 2) || same_text(s, "u8", 2))))
+    return 8;
+  return 0;
+}
+
+constexpr NameFacts parse_name(const char* name) {
+  NameFacts f{0, 0, 0, 0, 0};
+  int field = 0, start = 0, i = 0;
+  for (;; ++i) {
+    const char ch = name[i];
+    if (ch != '_' && ch != '\0') continue;
+    const char* s = name + start;
+    const int n = i - start;
+    if (field == 1) {  // m<M>n<N>k<K>
+      int* dims[3] = {&f.m, &f.n, &f.k};
+      int d = -1;
+      for (int j = 0; j < n; ++j) {
+        if (s[j] == 'm' || s[j] == 'n' || s[j] == 'k') ++d;
+        else if (d >= 0) *dims[d] = *dims[d] * 10 + (s[j] - '0');
+      }
+    }
+    if (field == 2) f.cd_bits = type_bits(s, n);
+    if (field == 3) f.ab_bits = type_bits(s, n);
+    ++field;
+    start = i + 1;
+    if (ch == '\0') break;
+  }
+  return f;
+}
+
+// ---- Fragment layouts (PTX ISA "Matrix fragments for mma.m16n8k*", "... mma.m8n8k4" with
+// .f64, and "Register fragments" of wgmma) ---------------------------------------------
+
+enum class Fragments {
+  kSyncM16N8,    // mma.sync m16n8k{8,16,32}: any element width
+  kSyncM8N8F64,  // mma.sync m8n8k4 .f64
+  kWarpgroup,    // wgmma m64nNk*: each warp holds 16 rows, laid out as mma.sync m16n8
+};
+
+// Elements per register: 32-bit registers hold 32/bits elements, lowest index in the low bits.
+constexpr int per_register(int bits) { return bits >= 32 ? 1 : 32 / bits; }
+
+// A (16 x K) of mma.sync m16n8kK and of one warp of wgmma; `t` is the lane.
+__host__ __device__ constexpr RowCol m16_a(int t, int i, int per, int k) {
+  const int group = t / 4, tig = t % 4;
+  return {group + 8 * ((i / per) % 2), tig * per + i % per + (k / 2) * (i / (2 * per))};
+}
+// B (K x 8) of mma.sync m16n8kK.
+__host__ __device__ constexpr RowCol m16_b(int t, int i, int per, int k) {
+  const int group = t / 4, tig = t % 4;
+  return {tig * per + i % per + (k / 2) * (i / per), group};
+}
+// C and D (16 x N, N a multiple of 8): pairs of columns, rows group and group + 8.
+__host__ __device__ constexpr RowCol m16_c(int t, int i) {
+  const int group = t / 4, tig = t % 4;
+  return {group + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * tig + i % 2};
+}
+
+// Thread t of the instance (a lane, or 0..127 of a warpgroup: warp t/32 holds rows
+// 16*(t/32) .. +15), element i of its fragment, in the order of the PTX registers.
+template <class V>
+__host__ __device__ constexpr RowCol a_at(int t, int i) {
+  constexpr NameFacts f = parse_name(V::kName);
+  if constexpr (V::kFragments == Fragments::kSyncM8N8F64) {
+    return {t / 4, t % 4};
+  } else {
+    const RowCol rc = m16_a(t % 32, i, per_register(f.ab_bits), f.k);
+    return {rc.row + 16 * (t / 32), rc.col};
+  }
+}
+template <class V>
+__host__ __device__ constexpr RowCol b_at(int t, int i) {
+  constexpr NameFacts f = parse_name(V::kName);
+  if constexpr (V::kFragments == Fragments::kSyncM8N8F64)
+    return {t % 4, t / 4};
+  else
+    return m16_b(t, i, per_register(f.ab_bits), f.k);
+}
+template <class V>
+__host__ __device__ constexpr RowCol c_at(int t, int i) {
+  if constexpr (V::kFragments == Fragments::kSyncM8N8F64) {
+    return {t / 4, 2 * (t % 4) + i};
+  } else {
+    const RowCol rc = m16_c(t % 32, i);
+    return {rc.row + 16 * (t / 32), rc.col};
+  }
+}
+
+// ---- The fragments one thread holds -------------------------------------------------
+
+template <class V>
+struct Shape {
+  static constexpr NameFacts f = parse_name(V::kName);
+  static constexpr bool kWide = f.ab_bits == 64;  // f64: 64-bit registers
+  using Word = std::conditional_t<kWide, std::uint64_t, std::uint32_t>;
+  static constexpr int kThreads = V::kFragments == Fragments::kWarpgroup ? 128 : 32;
+  static constexpr int kAbPer = per_register(f.ab_bits), kCdPer = per_register(f.cd_bits);
+  static constexpr bool kASmem = V::kFragments == Fragments::kWarpgroup && !V::kARegisters;
+  static constexpr bool kBSmem = V::kFragments == Fragments::kWarpgroup;
+  static constexpr int kARegs = kASmem ? 0 : f.m * f.k / kThreads / kAbPer;
+  static constexpr int kBRegs = kBSmem ? 0 : f.k * f.n / kThreads / kAbPer;
+  static constexpr int kDRegs = f.m * f.n / kThreads / kCdPer;
+  static_assert(f.m * f.k % (kThreads * kAbPer) == 0 && f.m * f.n % (kThreads * kCdPer) == 0,
+                "variant name does not parse to a supported shape");
+};
+
+template <class V>
+struct Fragment {
+  using S = Shape<V>;
+  typename S::Word a[S::kARegs > 0 ? S::kARegs : 1];
+  typename S::Word b[S::kBRegs > 0 ? S::kBRegs : 1];
+  typename S::Word d[S::kDRegs];  // holds C on entry (D = A*B + D)
+  std::uint64_t desc_a, desc_b;   // wgmma shared-memory matrix descriptors
+};
+
+// ---- wgmma shared-memory operands: K-major, no swizzle ------------------------------
+// Core matrices of 8 rows x 16 bytes, 128 contiguous bytes each. PTX ISA canonical layout
+// ((8,m),(T,2k)):((1T,SBO),(1,LBO)): LBO steps along K, SBO along M (or N).
+constexpr std::uint32_t kLeadingBytes = 128;  // LBO: next 16-byte column of core matrices
+constexpr std::uint32_t kStrideBytes = 256;   // SBO: next 8 rows (all shapes here have K = 32 bytes)
+
+__host__ __device__ constexpr std::uint32_t smem_offset(int row, int byte_in_row) {
+  return (row / 8) * kStrideBytes + (byte_in_row / 16) * kLeadingBytes + (row % 8) * 16 + byte_in_row % 16;
+}
+
+constexpr bool smem_layout_is_injective() {
+  bool used[64 * 32] = {};
+  for (int row = 0; row < 64; ++row)
+    for (int byte = 0; byte < 32; ++byte) {
+      const std::uint32_t at = smem_offset(row, byte);
+      if (at >= 64 * 32 || used[at]) return false;
+      used[at] = true;
+    }
+  return true;
+}
+static_assert(smem_layout_is_injective(), "two elements of a wgmma operand share a shared-memory byte");
+
+__device__ inline std::uint64_t smem_descriptor(const void* base) {
+  const auto addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
+  return ((addr & 0x3FFFFu) >> 4) | (std::uint64_t{kLeadingBytes >> 4} << 16) |
+         (std::uint64_t{kStrideBytes >> 4} << 32);  // base offset 0, swizzle mode 0
+}
+
+// Stores one element's low `bits` bits at a byte offset of shared memory.
+__device__ inline void smem_store(std::uint8_t* base, std::uint32_t offset, std::uint64_t value, int bits) {
+  for (int byte = 0; byte < bits / 8; ++byte) base[offset + byte] = static_cast<std::uint8_t>(value >> (8 * byte));
+}
+
+template <class V>
+constexpr bool device_supports() {
+  return V::kNeedsSm90a ? kDeviceSm90a : kDeviceArch >= V::kMinArch;
+}
+
+template <class V>
+__global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const std::uint64_t* B,
+                                                  const std::uint64_t* C, std::uint64_t* D, int instances) {
+  if constexpr (device_supports<V>()) {
+    using S = Shape<V>;
+    constexpr NameFacts f = S::f;
+    const int t = threadIdx.x % S::kThreads;
+    const int n = blockIdx.x * (blockDim.x / S::kThreads) + threadIdx.x / S::kThreads;
+    if (n >= instances) return;  // whole warps (wgmma: whole blocks) leave together
+    const std::uint64_t* a = A + static_cast<std::size_t>(n) * f.m * f.k;
+    const std::uint64_t* b = B + static_cast<std::size_t>(n) * f.k * f.n;
+    const std::uint64_t* c = C + static_cast<std::size_t>(n) * f.m * f.n;
+    std::uint64_t* d = D + static_cast<std::size_t>(n) * f.m * f.n;
+    constexpr std::uint64_t ab_mask = f.ab_bits == 64 ? ~0ull : (1ull << f.ab_bits) - 1;
+    constexpr std::uint64_t cd_mask = f.cd_bits == 64 ? ~0ull : (1ull << f.cd_bits) - 1;
+
+    Fragment<V> r{};
+    for (int i = 0; i < S::kARegs * S::kAbPer; ++i) {
+      const RowCol rc = a_at<V>(t, i);
+      r.a[i / S::kAbPer] |= static_cast<typename S::Word>((a[rc.row * f.k + rc.col] & ab_mask)
+                                                          << (f.ab_bits * (i % S::kAbPer)));
+    }
+    for (int i = 0; i < S::kBRegs * S::kAbPer; ++i) {
+      const RowCol rc = b_at<V>(t, i);
+      r.b[i / S::kAbPer] |= static_cast<typename S::Word>((b[rc.col * f.k + rc.row] & ab_mask)
+                                                          << (f.ab_bits * (i % S::kAbPer)));
+    }
+    for (int i = 0; i < S::kDRegs * S::kCdPer; ++i) {
+      const RowCol rc = c_at<V>(t, i);
+      r.d[i / S::kCdPer] |= static_cast<typename S::Word>((c[rc.row * f.n + rc.col] & cd_mask)
+                                                          << (f.cd_bits * (i % S::kCdPer)));
+    }
+    if constexpr (S::kBSmem) {
+      constexpr int row_bytes = f.k * f.ab_bits / 8;
+      static_assert(row_bytes == 32, "smem_offset assumes rows of 32 bytes (k16 f16, k8 tf32, k32 8-bit)");
+      __shared__ alignas(128) std::uint8_t smem_a[S::kASmem ? f.m * row_bytes : 16];
+      __shared__ alignas(128) std::uint8_t smem_b[f.n * row_bytes];
+      for (int e = t; e < f.n * f.k; e += S::kThreads) {  // B is N x K, K contiguous: K-major
+        const int col = e / f.k, k = e % f.k;
+        smem_store(smem_b, smem_offset(col, k * f.ab_bits / 8), b[col * f.k + k], f.ab_bits);
+      }
+      if constexpr (S::kASmem)
+        for (int e = t; e < f.m * f.k; e += S::kThreads) {  // A is M x K row-major: K-major
+          const int row = e / f.k, k = e % f.k;
+          smem_store(smem_a, smem_offset(row, k * f.ab_bits / 8), a[row * f.k + k], f.ab_bits);
+        }
+      // Generic-proxy stores become visible to the async proxy that wgmma reads through.
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+      __syncthreads();
+      r.desc_a = smem_descriptor(smem_a);
+      r.desc_b = smem_descriptor(smem_b);
+    }
+    V::exec(r);
+    for (int i = 0; i < S::kDRegs * S::kCdPer; ++i) {
+      const RowCol rc = c_at<V>(t, i);
+      const auto word = static_cast<std::uint64_t>(r.d[i / S::kCdPer]);
+      d[rc.row * f.n + rc.col] = (word >> (f.cd_bits * (i % S::kCdPer))) & cd_mask;
+    }
+  }
+}
+
+// ---- Host side ----------------------------------------------------------------------
+
+template <class V>
+std::vector<std::uint64_t> run_mma(const std::vector<MmaInstance>& instances) {
+  using S = Shape<V>;
+  const int count = static_cast<int>(instances.size());
+  std::vector<std::uint64_t> a, b, c;
+  for (const MmaInstance& in : instances) {
+    a.insert(a.end(), in.a.begin(), in.a.end());
+    b.insert(b.end(), in.b.begin(), in.b.end());
+    c.insert(c.end(), in.c.begin(), in.c.end());
+  }
+  if (count == 0) return {};
+  DeviceBuffer<std::uint64_t> da(a), db(b), dc(c), dd(c.size());
+  dd.poison();
+  constexpr int kBlockThreads = 128;
+  constexpr int per_block = kBlockThreads / S::kThreads;
+  mma_kernel<V><<<(count + per_block - 1) / per_block, kBlockThreads>>>(da.get(), db.get(), dc.get(),
+                                                                          dd.get(), count);
+  GC_CUDA_CHECK_LAUNCH();
+  return dd.download();
+}
+
+template <class V>
+RowCol fragment_position(char operand, int thread, int index) {
+  if (operand == 'a') return a_at<V>(thread, index);
+  if (operand == 'b') return b_at<V>(thread, index);
+  return c_at<V>(thread, index);
+}
+
+template <class V>
+constexpr FragmentCounts fragment_counts() {
+  using S = Shape<V>;
+  return {S::kThreads, S::kARegs * S::kAbPer, S::kBRegs * S::kAbPer, S::kDRegs * S::kCdPer};
+}
+
+template <class V>
+bool mma_has_code() {
+  cudaFuncAttributes attributes{};
+  if (cudaFuncGetAttributes(&attributes, mma_kernel<V>) == cudaSuccess) return true;
+  cudaGetLastError();  // not sticky: clear it so later calls report their own status
+  return false;
+}
+
+}  // namespace gpuconform::kernels::mma

@@ -1,0 +1,91 @@
+// mma.sync variants: one table row each. A row names the variant (its vector-file name,
+// from which mma_kernel.cuh parses shape and element widths), the PTX it issues, the
+// register signature of that PTX, the compute capability it needs and whether it is also
+// a numeric probe (numeric.mma_sync.<shape>.<D>.<A/B>, compared bit for bit with the
+// reference model the expectation names). The generic kernel does the rest.
+#include "numeric/mma_check.hpp"
+#include "numeric/mma_kernel.cuh"
+#include "numeric/mma_variant.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+
+using namespace mma;
+
+// exec() bodies by register signature. D holds C on entry and is both the C and the D
+// operand, so one asm covers D = A*B + C. 32-bit registers travel as "r"; f32 and f64
+// values as "f" and "d", the constraint the PTX type asks for.
+#define GC_EXEC_SYNC_F32(Ptx)                                                                   \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    float d[4] = {__uint_as_float(r.d[0]), __uint_as_float(r.d[1]), __uint_as_float(r.d[2]),     \
+                  __uint_as_float(r.d[3])};                                                     \
+    asm volatile(Ptx " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                    \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                               \
+                 : "r"(r.a[0]), "r"(r.a[1]), "r"(r.a[2]), "r"(r.a[3]), "r"(r.b[0]), "r"(r.b[1])); \
+    for (int i = 0; i < 4; ++i) r.d[i] = __float_as_uint(d[i]);                                \
+  }
+
+#define GC_EXEC_SYNC_S32(Ptx)                                                                   \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    asm volatile(Ptx " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                    \
+                 : "+r"(r.d[0]), "+r"(r.d[1]), "+r"(r.d[2]), "+r"(r.d[3])                       \
+                 : "r"(r.a[0]), "r"(r.a[1]), "r"(r.a[2]), "r"(r.a[3]), "r"(r.b[0]), "r"(r.b[1])); \
+  }
+
+#define GC_EXEC_SYNC_F16(Ptx)                                                                   \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    asm volatile(Ptx " {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"                                \
+                 : "+r"(r.d[0]), "+r"(r.d[1])                                                   \
+                 : "r"(r.a[0]), "r"(r.a[1]), "r"(r.a[2]), "r"(r.a[3]), "r"(r.b[0]), "r"(r.b[1])); \
+  }
+
+#define GC_EXEC_SYNC_F64(Ptx)                                                                   \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    double d0 = __longlong_as_double(static_cast<long long>(r.d[0]));                           \
+    double d1 = __longlong_as_double(static_cast<long long>(r.d[1]));                           \
+    asm volatile(Ptx " {%0,%1}, {%2}, {%3}, {%0,%1};"                                            \
+                 : "+d"(d0), "+d"(d1)                                                           \
+                 : "d"(__longlong_as_double(static_cast<long long>(r.a[0]))),                   \
+                   "d"(__longlong_as_double(static_cast<long long>(r.b[0]))));                  \
+    r.d[0] = static_cast<std::uint64_t>(__double_as_longlong(d0));                              \
+    r.d[1] = static_cast<std::uint64_t>(__double_as_longlong(d1));                              \
+  }
+
+// Name (the vector-file variant), PTX, exec signature, fragments, min compute capability,
+// numeric probe (1) or golden vectors only (0: no block-FMA model exists for int8/fp64).
+#define GC_MMA_SYNC_TABLE(X)                                                                                   \
+  X(mma_m16n8k16_f32_f16, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", F32, kSyncM16N8, 80, 1)          \
+  X(mma_m16n8k16_f32_bf16, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", F32, kSyncM16N8, 80, 1)       \
+  X(mma_m16n8k16_f16_f16, "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16", F16, kSyncM16N8, 80, 1)          \
+  X(mma_m16n8k8_f32_tf32, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", F32, kSyncM16N8, 80, 1)         \
+  X(mma_m16n8k32_f32_e4m3, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", F32, kSyncM16N8, 89, 1)       \
+  X(mma_m16n8k32_f32_e5m2, "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", F32, kSyncM16N8, 89, 1)       \
+  X(mma_m16n8k32_f16_e4m3, "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16", F16, kSyncM16N8, 89, 1)       \
+  X(mma_m16n8k32_f16_e5m2, "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16", F16, kSyncM16N8, 89, 1)       \
+  X(mma_m16n8k32_s32_s8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", S32, kSyncM16N8, 80, 0)             \
+  X(mma_m16n8k32_s32_s8_satfinite, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", S32,            \
+    kSyncM16N8, 80, 0)                                                                                          \
+  X(mma_m8n8k4_f64_f64, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", F64, kSyncM8N8F64, 80, 0)
+
+#define GC_MMA_SYNC_VARIANT(Name, Ptx, Exec, Frags, MinCc, Probe)                                          \
+  struct Name {                                                                                            \
+    static constexpr const char* kName = #Name;                                                            \
+    static constexpr Fragments kFragments = Fragments::Frags;                                              \
+    static constexpr bool kARegisters = true;                                                              \
+    static constexpr bool kNeedsSm90a = false;                                                             \
+    static constexpr int kMinArch = MinCc * 10;                                                            \
+    GC_EXEC_SYNC_##Exec(Ptx)                                                                               \
+  };                                                                                                       \
+  const bool Name##_registered =                                                                           \
+      register_mma_variant(#Name, Ptx, Probe ? numeric_probe_id(#Name) : "", MinCc, false, &run_mma<Name>, \
+                           &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&      \
+      (!Probe || register_numeric_probe(#Name, Requirements{MinCc}, &measure_mma_probe<Name>));
+
+GC_MMA_SYNC_TABLE(GC_MMA_SYNC_VARIANT)
+
+}  // namespace
+}  // namespace gpuconform::kernels

@@ -1,0 +1,32 @@
+#pragma once
+// Candidate models for the MMA paths that are not block-FMA and have no row in
+// reference/models.cpp: integer MMA (exact products and sum, then wrapped or saturated once)
+// and fp64 DMMA (a chain of IEEE fma in ascending k from C, or one rounding of the exact
+// sum). numerics.md §1 lists int8 as "not studied → measure" and says nothing of fp64: these
+// are the simplest hypotheses, which the golden files confirm or refute (their probe
+// classes tell the alternatives apart), not established results.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuconform/vector_file.hpp"
+
+namespace gpuconform::kernels {
+
+struct SimpleModel {
+  std::string id;           // "exact.s32.wrap", "ieee.f64.fma_chain", ...
+  std::string description;  // one line, for reports
+  bool (*fits)(const VectorVariant&);
+  // D = A*B + C on bit patterns, the layouts of vector_file.hpp.
+  void (*mma)(const VectorVariant&, const std::uint64_t* a, const std::uint64_t* b,
+              const std::uint64_t* c, std::uint64_t* d);
+};
+
+const std::vector<SimpleModel>& simple_models();
+const SimpleModel* find_simple_model(std::string_view id);
+// The default for a variant (satfinite -> saturating, other s32 -> wrapping, f64 -> fma
+// chain); nullptr for the floating-point variants of the reference.
+const SimpleModel* default_simple_model(const VectorVariant& v);
+
+}  // namespace gpuconform::kernels

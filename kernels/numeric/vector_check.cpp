@@ -1,0 +1,192 @@
+#include "numeric/vector_check.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "gpuconform/reference/tensor_core_model.hpp"
+#include "numeric/mma_instances.hpp"
+#include "numeric/mma_report.hpp"
+#include "numeric/mma_variant.hpp"
+#include "numeric/simple_models.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+
+// The model a file is checked with: a block-FMA row of the reference or a simple model.
+struct Evaluator {
+  const ref::TensorCoreModel* block = nullptr;
+  const SimpleModel* simple = nullptr;
+
+  explicit operator bool() const { return block || simple; }
+  std::string describe() const {
+    return block ? fmt::format("{} ({})", block->id, ref::describe(*block))
+                 : fmt::format("{} ({})", simple->id, simple->description);
+  }
+  void run(const VectorVariant& v, const VectorRecord& r, std::uint64_t* d) const {
+    if (block)
+      ref::mma(*block, v.m, v.n, v.k, r.a.data(), r.b.data(), r.c.data(), d);
+    else
+      simple->mma(v, r.a.data(), r.b.data(), r.c.data(), d);
+  }
+};
+
+std::string known_models() {
+  std::string out;
+  for (const std::string& id : ref::model_ids()) out += (out.empty() ? "" : ", ") + id;
+  for (const SimpleModel& m : simple_models()) out += ", " + m.id;
+  return out;
+}
+
+// Whether a reference model's formats are the variant's.
+std::string block_model_misfit(const ref::TensorCoreModel& m, const VectorVariant& v) {
+  const ref::FloatFormat* ab = float_format(v.ab_type);
+  const ref::FloatFormat* cd = float_format(v.d_type);
+  if (!ab || m.a_format.name != ab->name)
+    return fmt::format("its A/B format is {}, the file's is {}", m.a_format.name, element_name(v.ab_type));
+  if (!cd || m.acc_format.name != cd->name)
+    return fmt::format("its D format is {}, the file's is {}", m.acc_format.name, element_name(v.d_type));
+  return {};
+}
+
+// Finds the model, or says why there is none (`unusable`: the request itself is wrong).
+Evaluator choose_model(const VectorReader& reader, const CheckOptions& options, std::string& why,
+                       bool& unusable) {
+  const VectorVariant& v = *reader.variant();
+  Evaluator e;
+  unusable = true;
+  if (!options.model.empty()) {
+    if ((e.simple = find_simple_model(options.model))) {
+      if (!e.simple->fits(v)) why = fmt::format("model {} does not fit variant {}", options.model, v.name);
+      return why.empty() ? e : Evaluator{};
+    }
+    if ((e.block = ref::find_model(options.model))) {
+      const std::string misfit = block_model_misfit(*e.block, v);
+      if (!misfit.empty()) why = fmt::format("model {} does not fit variant {}: {}", options.model, v.name, misfit);
+      return why.empty() ? e : Evaluator{};
+    }
+    why = fmt::format("unknown model '{}' (known: {})", options.model, known_models());
+    return {};
+  }
+  if ((e.simple = default_simple_model(v))) return e;
+  const std::string arch = options.arch.empty() ? reader.header_value("arch") : options.arch;
+  if (arch.empty()) {
+    why = "no architecture: pass --arch sm_XX or --model ID (the file has no '# arch:' line)";
+    return {};
+  }
+  unusable = false;
+  if ((e.block = ref::default_model(arch, v.arithmetic_name()))) return e;
+  why = fmt::format("no model for {} on {} (pass --model ID to choose one)", v.name, arch);
+  return {};
+}
+
+}  // namespace
+
+FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
+  FileCheck out;
+  out.path = reader.name();
+  Evaluator model;
+  std::optional<MismatchReport> report;
+  std::vector<std::uint64_t> want;
+  VectorRecord r;
+  try {
+    while (reader.next(r)) {
+      const VectorVariant& v = *reader.variant();
+      if (out.instances++ == 0) {
+        out.variant = v.name;
+        std::string why;
+        bool unusable = false;
+        model = choose_model(reader, options, why, unusable);
+        if (!model) {
+          out.status = unusable ? CheckStatus::kUnusable : CheckStatus::kNoModel;
+          out.error = fmt::format("{}: {}", reader.name(), why);
+          if (unusable) return out;
+        } else {
+          out.model = model.describe();
+          report.emplace(v, options.shown);
+          want.resize(v.c_count());
+        }
+      }
+      if (!model) continue;  // no model: still read every line, so a malformed one is caught
+      model.run(v, r, want.data());
+      report->compare(fmt::format("line {}", r.line), r.klass, r.a, r.b, r.c, r.d.data(), want.data(),
+                      "file", "model");
+    }
+  } catch (const VectorFileError& e) {
+    out.status = CheckStatus::kUnusable;
+    out.error = e.what();
+    return out;
+  }
+  if (out.instances == 0) {
+    out.status = CheckStatus::kUnusable;
+    out.error = reader.name() + ": no instances";
+    return out;
+  }
+  if (!model) return out;
+  out.total = report->compared();
+  out.matched = out.total - report->mismatches();
+  out.mismatches = report->examples();
+  out.by_class = report->by_class();
+  out.status = report->mismatches() == 0 ? CheckStatus::kMatched : CheckStatus::kMismatched;
+  return out;
+}
+
+FileCheck check_vector_file(const std::string& path, const CheckOptions& options) {
+  try {
+    VectorReader reader = VectorReader::open(path);
+    return check_vectors(reader, options);
+  } catch (const VectorFileError& e) {
+    FileCheck out;
+    out.path = path;
+    out.error = e.what();
+    return out;
+  }
+}
+
+std::vector<std::string> candidate_models(const VectorVariant& v) {
+  std::vector<std::string> ids;
+  for (const ref::TensorCoreModel& m : ref::models())
+    if (block_model_misfit(m, v).empty()) ids.push_back(m.id);
+  for (const SimpleModel& m : simple_models())
+    if (m.fits(v)) ids.push_back(m.id);
+  return ids;
+}
+
+BenchResult bench_model(const std::string& model_id, const std::string& variant, double seconds) {
+  const ref::TensorCoreModel* model = ref::find_model(model_id);
+  if (!model) throw std::invalid_argument(fmt::format("unknown model '{}' (known: {})", model_id, known_models()));
+  std::string why;
+  const auto v = parse_variant(variant, why);
+  if (!v) throw std::invalid_argument(why);
+  if (const std::string misfit = block_model_misfit(*model, *v); !misfit.empty())
+    throw std::invalid_argument(fmt::format("model {} does not fit variant {}: {}", model_id, variant, misfit));
+  // Inputs drawn once (normal and wide alternately), replayed until `seconds` have passed.
+  constexpr int kInstances = 256;
+  ref::Rng rng(20240601);
+  std::vector<MmaInstance> instances;
+  for (int i = 0; i < kInstances; ++i) {
+    auto drawn = draw_instances(*v, i % 2 == 0 ? "normal" : "wide", 1, rng);
+    instances.push_back(std::move(drawn.front()));
+  }
+  std::vector<std::uint64_t> d(v->c_count());
+  using Clock = std::chrono::steady_clock;
+  BenchResult result;
+  result.model = model->id;
+  std::uint64_t checksum = 0;
+  const auto start = Clock::now();
+  do {
+    for (const MmaInstance& in : instances) {
+      ref::mma(*model, v->m, v->n, v->k, in.a.data(), in.b.data(), in.c.data(), d.data());
+      checksum += d[checksum % d.size()];  // keeps the work observable
+    }
+    result.outputs += kInstances * v->c_count();
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  } while (result.seconds < seconds);
+  static volatile std::uint64_t sink;  // keeps the model's work observable
+  sink = sink + checksum;
+  return result;
+}
+
+}  // namespace gpuconform::kernels

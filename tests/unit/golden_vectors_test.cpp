@@ -1,0 +1,92 @@
+// Every committed golden vector file (expectations/golden/<arch>/*.txt.xz, hardware MMA
+// results) is checked against its architecture's model on the CPU, as `gpuconform vectors
+// check` does: this is how CI holds the reference models to real hardware without a GPU.
+// One test per file; a file whose variant has no model yet (sm_90 mma.sync FP8) is read in
+// full and skipped with that reason.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "numeric/vector_check.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kMinInstances = 2000;                  // per variant (the floor)
+constexpr std::uintmax_t kMaxTotalBytes = 40ull * 1000 * 1000;  // all golden files together
+
+std::string golden_dir() { return std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/golden"; }
+
+bool is_vector_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return name.size() > 7 && (name.substr(name.size() - 7) == ".txt.xz" || name.substr(name.size() - 4) == ".txt");
+}
+
+std::vector<std::string> golden_files() {
+  std::vector<std::string> files;
+  if (!fs::is_directory(golden_dir())) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(golden_dir()))
+    if (entry.is_regular_file() && is_vector_file(entry.path())) files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// "sm_90/mma_m16n8k16_f32_bf16.txt.xz" -> "sm_90_mma_m16n8k16_f32_bf16"
+std::string test_name(const std::string& path) {
+  const fs::path p(path);
+  std::string stem = p.filename().string();
+  stem = stem.substr(0, stem.find('.'));
+  std::string name = p.parent_path().filename().string() + "_" + stem;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class GoldenFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenFile, EveryOutputMatchesTheModel) {
+  const std::string& path = GetParam();
+  const FileCheck r = check_vector_file(path, CheckOptions{});
+  RecordProperty("variant", r.variant);
+  RecordProperty("model", r.model);
+  ASSERT_NE(r.status, CheckStatus::kUnusable) << r.error;
+  EXPECT_GE(r.instances, kMinInstances) << path;
+  if (r.status == CheckStatus::kNoModel) GTEST_SKIP() << r.error << "; " << r.instances << " instances read";
+  std::string shown;
+  for (const std::string& m : r.mismatches) shown += "\n  " + m;
+  EXPECT_EQ(r.matched, r.total) << r.variant << " against " << r.model << "\n  by class: " << r.by_class << shown;
+}
+
+TEST_P(GoldenFile, ComesFromHardwareOfItsDirectoryArch) {
+  const std::string& path = GetParam();
+  VectorReader reader = VectorReader::open(path);
+  VectorRecord first;
+  ASSERT_TRUE(reader.next(first)) << path << " holds no instance";
+  EXPECT_EQ(reader.header_value("source"), "hardware") << path << " was not measured on a GPU";
+  EXPECT_EQ(reader.header_value("arch"), fs::path(path).parent_path().filename().string())
+      << path << ": the '# arch:' header and the directory disagree";
+  EXPECT_EQ(fs::path(path).filename().string().rfind(reader.variant()->name + ".", 0), 0u)
+      << path << ": the file is not named after its variant";
+}
+
+INSTANTIATE_TEST_SUITE_P(Committed, GoldenFile, ::testing::ValuesIn(golden_files()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return test_name(p.param); });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GoldenFile);
+
+TEST(GoldenVectors, AreCommittedWithinTheSizeBudget) {
+  const auto files = golden_files();
+  if (files.empty())
+    GTEST_SKIP() << "no golden vector files under " << golden_dir()
+                 << " yet: run tools/device/golden_batch.sh on a GPU node and commit its output";
+  std::uintmax_t total = 0;
+  for (const std::string& f : files) total += fs::file_size(f);
+  EXPECT_LE(total, kMaxTotalBytes) << files.size() << " files";
+}
+
+}  // namespace
+}  // namespace gpuconform::kernels

@@ -1,0 +1,151 @@
+// The MMA fragment layouts and the vector pipeline, without a GPU: every operand element is
+// held by exactly one (thread, register slot) and sits where the PTX ISA's figures put it,
+// and generate -> check round-trips through the reference model (--simulate).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <unistd.h>
+
+#include "numeric/golden_generator.hpp"
+#include "numeric/mma_variant.hpp"
+#include "numeric/vector_check.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+namespace fs = std::filesystem;
+
+const MmaVariant& variant(const char* name) {
+  const MmaVariant* v = find_mma_variant(name);
+  if (!v) throw std::logic_error(std::string("no variant ") + name);
+  return *v;
+}
+
+// (row, col) of every slot, which must cover the rows x cols matrix exactly once.
+std::string coverage_problem(const MmaVariant& v, char operand, int per_thread, int rows, int cols) {
+  std::set<std::pair<int, int>> seen;
+  for (int t = 0; t < v.fragments.threads; ++t)
+    for (int i = 0; i < per_thread; ++i) {
+      const RowCol rc = v.position(operand, t, i);
+      if (rc.row < 0 || rc.row >= rows || rc.col < 0 || rc.col >= cols || !seen.insert({rc.row, rc.col}).second)
+        return std::string(1, operand) + ": thread " + std::to_string(t) + " slot " + std::to_string(i) + " -> (" +
+               std::to_string(rc.row) + ", " + std::to_string(rc.col) + ") is outside or taken twice";
+    }
+  if (static_cast<int>(seen.size()) != rows * cols) return std::string(1, operand) + ": not every element is held";
+  return {};
+}
+
+TEST(MmaFragments, EveryRegisterOperandCoversItsMatrixOnce) {
+  for (const MmaVariant& v : mma_variants()) {
+    SCOPED_TRACE(v.name());
+    const VectorVariant& s = v.layout;
+    const FragmentCounts& f = v.fragments;
+    EXPECT_EQ(f.d * f.threads, s.m * s.n);
+    EXPECT_EQ(coverage_problem(v, 'd', f.d, s.m, s.n), "");
+    if (f.a > 0) {
+      EXPECT_EQ(coverage_problem(v, 'a', f.a, s.m, s.k), "");
+    }
+    if (f.b > 0) {
+      EXPECT_EQ(coverage_problem(v, 'b', f.b, s.k, s.n), "");
+    }
+    EXPECT_EQ(f.a == 0, s.instruction == "wgmma" && !s.has("areg"));  // wgmma A: shared unless areg
+    EXPECT_EQ(f.b == 0, s.instruction == "wgmma");                      // wgmma B: always shared
+  }
+}
+
+struct Spot {
+  const char* variant;
+  char operand;
+  int thread, index, row, col;
+};
+
+// Read off the PTX ISA figures ("Matrix fragments for mma.m16n8k16 / k8 / k32",
+// "mma.m8n8k4 with .f64", wgmma "Register fragments"); lane 6: groupID 1, threadID_in_group 2.
+TEST(MmaFragments, MatchThePtxIsaFigures) {
+  const Spot spots[] = {
+      {"mma_m16n8k16_f32_f16", 'a', 6, 0, 1, 4},   {"mma_m16n8k16_f32_f16", 'a', 6, 3, 9, 5},
+      {"mma_m16n8k16_f32_f16", 'a', 6, 4, 1, 12},  {"mma_m16n8k16_f32_f16", 'a', 6, 7, 9, 13},
+      {"mma_m16n8k16_f32_f16", 'b', 6, 1, 5, 1},   {"mma_m16n8k16_f32_f16", 'b', 6, 2, 12, 1},
+      {"mma_m16n8k16_f32_f16", 'd', 6, 3, 9, 5},   {"mma_m16n8k16_f16_f16", 'd', 6, 2, 9, 4},
+      {"mma_m16n8k8_f32_tf32", 'a', 6, 1, 9, 2},   {"mma_m16n8k8_f32_tf32", 'a', 6, 2, 1, 6},
+      {"mma_m16n8k8_f32_tf32", 'b', 6, 1, 6, 1},   {"mma_m16n8k32_f32_e4m3", 'a', 6, 5, 9, 9},
+      {"mma_m16n8k32_f32_e4m3", 'a', 6, 8, 1, 24}, {"mma_m16n8k32_s32_s8", 'b', 6, 4, 24, 1},
+      {"mma_m8n8k4_f64_f64", 'a', 6, 0, 1, 2},     {"mma_m8n8k4_f64_f64", 'b', 6, 0, 2, 1},
+      {"mma_m8n8k4_f64_f64", 'd', 6, 1, 1, 5},     {"wgmma_m64n8k16_f32_f16", 'd', 38, 3, 25, 5},
+      {"wgmma_m64n8k16_f32_f16_areg", 'a', 70, 7, 41, 13},
+  };
+  for (const Spot& s : spots) {
+    const RowCol rc = variant(s.variant).position(s.operand, s.thread, s.index);
+    EXPECT_EQ(rc.row, s.row) << s.variant << " " << s.operand << " thread " << s.thread << " slot " << s.index;
+    EXPECT_EQ(rc.col, s.col) << s.variant << " " << s.operand << " thread " << s.thread << " slot " << s.index;
+  }
+}
+
+class SimulatedPipeline : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("gpuconform_pipeline_" + std::to_string(::getpid()));
+    GenerateOptions o;
+    o.out_dir = dir_.string();
+    o.variant_glob = "mma_m16n8k16_f32_bf16";
+    o.count = 10;
+    o.simulate_arch = "sm_90";
+    const auto results = generate_golden(DeviceInfo{}, o, nullptr);
+    ASSERT_EQ(results.size(), 1u);
+    ASSERT_EQ(results[0].status, GenerateStatus::kWritten) << results[0].reason;
+    path_ = results[0].path;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  std::string path_;
+};
+
+TEST_F(SimulatedPipeline, FileMatchesTheModelThatMadeIt) {
+  const FileCheck r = check_vector_file(path_, CheckOptions{});
+  EXPECT_EQ(r.status, CheckStatus::kMatched) << r.error;
+  EXPECT_EQ(r.matched, r.total);
+  EXPECT_EQ(r.total, r.instances * 128);
+  EXPECT_TRUE(fs::exists(dir_ / "README.md"));
+}
+
+TEST_F(SimulatedPipeline, AnotherArchitecturesModelShowsTheFirstMismatchesInHex) {
+  CheckOptions o;
+  o.model = "sm_80.mma_sync.f32.bf16";  // L=8, F=24: differs from sm_90's L=16, F=25
+  const FileCheck r = check_vector_file(path_, o);
+  ASSERT_EQ(r.status, CheckStatus::kMismatched) << r.error;
+  ASSERT_EQ(r.mismatches.size(), 5u);
+  EXPECT_NE(r.mismatches[0].find("D["), std::string::npos);
+  EXPECT_NE(r.mismatches[0].find(": file "), std::string::npos);
+  EXPECT_NE(r.mismatches[0].find(" model "), std::string::npos);
+  EXPECT_NE(r.mismatches[0].find(" a(row "), std::string::npos);
+}
+
+TEST_F(SimulatedPipeline, AModelOfOtherFormatsIsUnusable) {
+  CheckOptions o;
+  o.model = "sm_90.mma_sync.f32.f16";
+  const FileCheck r = check_vector_file(path_, o);
+  EXPECT_EQ(r.status, CheckStatus::kUnusable);
+  EXPECT_NE(r.error.find("does not fit variant mma_m16n8k16_f32_bf16: its A/B format is "), std::string::npos)
+      << r.error;
+  o.model = "sm_99.nothing";
+  EXPECT_NE(check_vector_file(path_, o).error.find("unknown model 'sm_99.nothing' (known: "), std::string::npos);
+}
+
+TEST(VectorCheck, VariantWithoutAModelIsReadButNotChecked) {
+  const auto path = fs::temp_directory_path() / "gpuconform_no_model.txt";
+  std::string line = "mma_m16n8k32_f32_e4m3 normal " + std::string(1024, '1') + " " + std::string(512, '2') + " " +
+                     std::string(1024, '3') + " " + std::string(1024, '4') + "\n";
+  std::ofstream(path) << "# arch: sm_90\n" << line << line;
+  const FileCheck r = check_vector_file(path.string(), CheckOptions{});
+  EXPECT_EQ(r.status, CheckStatus::kNoModel);
+  EXPECT_EQ(r.instances, 2u);
+  EXPECT_NE(r.error.find("no model for mma_m16n8k32_f32_e4m3 on sm_90"), std::string::npos) << r.error;
+  fs::remove(path);
+}
+
+}  // namespace
+}  // namespace gpuconform::kernels
