@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "gpuconform/cuda_check.hpp"
+#include "gpuconform/sass.hpp"
 
 namespace gpuconform {
 
@@ -55,8 +56,13 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
     use_device(device.index);
     ProbeContext ctx{device, expected, options.quick};
     result.measurement = probe.run(ctx);
-    result.verdict = apply_waiver(judge(*result.measurement, *expected),
-                                  expectations.waiver_for(probe.id, device.sku()));
+    Verdict verdict = judge(*result.measurement, *expected);
+    // --- SASS check (sass.hpp): an expected opcode missing from the timed code fails the test.
+    if (verdict.outcome == Outcome::pass)
+      if (std::string why = sass::check_expected_opcodes(*expected, *result.measurement); !why.empty())
+        verdict = {Outcome::fail, why};
+    // --- end SASS check
+    result.verdict = apply_waiver(verdict, expectations.waiver_for(probe.id, device.sku()));
   } catch (const ProbeSkipped& skipped) {
     result.verdict = {Outcome::skip, skipped.what()};
   } catch (const CudaError& err) {

@@ -61,7 +61,7 @@ class Parser {
         unknown_key(key.source(), name, "top-level key", kTopKeys);
       }
     }
-    if (file.arch.empty() && file.sku.empty() && !has_error_)
+    if (file.arch.empty() && file.sku.empty())
       error(root.source(), "missing [meta] with `arch = \"sm_XX\"` (or `sku = \"0xNNNN\"` in an overlay)");
     return file;
   }

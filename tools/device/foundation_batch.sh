@@ -19,7 +19,7 @@ echo "== sass opcodes per kernel"
 cuobjdump --dump-sass "$G" > "$R/sass.txt" 2>&1 || echo "cuobjdump failed"
 grep -oE "(HMMA|HGMMA|QGMMA|IMMA|FFMA|DFMA|IMAD|FMUL|F2FP)[.A-Z0-9_]*" "$R/sass.txt" | sort | uniq -c | sort -rn | head -20
 echo "== record ($RUNS runs per probe)"
-"$G" record --out expectations/sm_90.toml --runs "$RUNS"
+"$G" record --out expectations/sm_90.toml --runs "$RUNS" --probe latency.alu.fma.rn.f32 --probe throughput.hbm.read --probe "numeric.*"
 cp expectations/sm_90.toml "$R/"
 cp expectations/evidence/*.jsonl "$R/" 2>/dev/null
 "$G" lint expectations/sm_90.toml
@@ -38,7 +38,7 @@ source = "cite:doctored expectation for the acceptance check"
 TOML
 "$G" run --overlay /tmp/doctored.toml --record "$R/doctored.jsonl" --junit "$R/doctored.xml"; echo "doctored exit: $?"
 echo "== ctest -L gpu"
-ctest --test-dir "$B" -L gpu --output-junit "$R/ctest-gpu.xml" 2>&1 | tail -15
+ctest --test-dir "$B" -L gpu -R "alu_fma_rn_f32|Throughput|Numeric" --output-junit "$R/ctest-gpu.xml" 2>&1 | tail -15
 echo "== FP8 mma.sync lowering on sm_90a"
 nvcc -gencode=arch=compute_90a,code=sm_90a -cubin -o /tmp/fp8.cubin tools/device/fp8_mma_lowering.cu &&
   cuobjdump --dump-sass /tmp/fp8.cubin > "$R/fp8_mma_sass.txt" &&

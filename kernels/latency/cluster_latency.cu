@@ -1,0 +1,125 @@
+// Distributed-shared-memory latency on Hopper thread-block clusters: thread 0
+// of CTA rank 0 chases pointers that live in the shared memory of the other
+// CTAs of its cluster (`ld.shared::cluster.u32`, addresses from `mapa`).
+//
+// Method: every CTA of the cluster holds 64 node slots at the same shared
+// offset; the host draws a random single cycle over the nodes of every rank
+// except 0 (for latency.dsmem.self: over rank 0's own nodes, reached through
+// the cluster window) and each CTA writes the cluster address of the next
+// node into the nodes it owns. After a cluster barrier, rank 0 walks the cycle
+// once untimed and then times 2048 hops; a second barrier keeps the other
+// CTAs (and their shared memory) alive until it is done. The mean per hop
+// averages over the remote ranks, whose SMs sit at different distances in
+// the GPC (perf-anchors: 181 cycles at cluster size 2, 184-213 for 2-16).
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "gpuconform/cuda_check.hpp"
+#include "gpuconform/device_buffer.hpp"
+#include "gpuconform/probe.hpp"
+#include "gpuconform/stats.hpp"
+#include "gpuconform/timing.hpp"
+#include "latency/chase_plan.hpp"
+#include "latency/dependent_chain.cuh"
+
+namespace gpuconform::kernels {
+namespace {
+
+constexpr int kSlots = 64;
+constexpr int kHops = 2048;
+
+__global__ void dsmem_chase_kernel(const unsigned* owner, const unsigned* slot, const unsigned* next, unsigned nodes,
+                                   unsigned start, long long* out) {
+#if __CUDA_ARCH__ >= 900
+  __shared__ unsigned mem[kSlots];
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  if (threadIdx.x == 0) {
+    for (unsigned i = 0; i < nodes; ++i) {
+      if (owner[i] != rank) continue;
+      const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(mem + slot[next[i]]));
+      unsigned remote;
+      asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(owner[next[i]]));
+      mem[slot[i]] = remote;
+    }
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (rank == 0 && threadIdx.x == 0) {
+    unsigned p;
+    const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(mem + slot[start]));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(p) : "r"(local), "r"(owner[start]));
+    for (unsigned i = 0; i < nodes; ++i) asm volatile("ld.shared::cluster.u32 %0, [%0];" : "+r"(p)::"memory");
+    const long long t0 = gc_clock64();
+#pragma unroll 8
+    for (int i = 0; i < kHops; ++i) asm volatile("ld.shared::cluster.u32 %0, [%0];" : "+r"(p)::"memory");
+    out[2] = p;  // waits for the last load
+    const long long t1 = gc_clock64();
+    out[0] = t1 - t0;
+    out[1] = p;
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#else
+  __trap();
+#endif
+}
+
+// cluster = CTAs per cluster; self = chase rank 0's own nodes.
+template <int Cluster, bool Self>
+Measurement measure_dsmem(const ProbeContext& ctx) {
+  std::vector<unsigned> owner, slot;
+  for (int r = Self ? 0 : 1; r < (Self ? 1 : Cluster); ++r)
+    for (int s = 0; s < kSlots; ++s) {
+      owner.push_back(static_cast<unsigned>(r));
+      slot.push_back(static_cast<unsigned>(s));
+    }
+  const auto next = chase::single_cycle(owner.size(), 0x64736d656dull + Cluster);
+  DeviceBuffer<unsigned> d_owner(owner), d_slot(slot), d_next(std::vector<unsigned>(next.begin(), next.end()));
+  DeviceBuffer<long long> out(3);
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(Cluster);
+  config.blockDim = dim3(32);
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = Cluster;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  const auto nodes = static_cast<unsigned>(owner.size());
+  Measurement m;
+  for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) {
+    GC_CUDA_CHECK(cudaLaunchKernelEx(&config, dsmem_chase_kernel, d_owner.get(), d_slot.get(), d_next.get(), nodes,
+                                     0u, out.get()));
+    GC_CUDA_CHECK_LAUNCH();
+    m.samples.push_back(static_cast<double>(out.download()[0]) / kHops);
+  }
+  m.value = median(m.samples);
+  m.unit = "cycles";
+  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  m.note("method", fmt::format("ld.shared::cluster pointer chase from rank 0 over {} nodes in {}, cluster of {}, "
+                               "{} timed hops, median of launches",
+                               nodes, Self ? "its own shared memory" : "every other CTA's shared memory", Cluster,
+                               kHops));
+  m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&dsmem_chase_kernel), ctx.device.arch()));
+  return m;
+}
+
+}  // namespace
+
+const bool kClusterRegistered = register_probes({
+    {"latency.dsmem.self", Family::latency,
+     "ld.shared::cluster to the CTA's own shared memory (cluster of 2)", {90, 0, "thread-block clusters"},
+     kDeterministicLatency, &measure_dsmem<2, true>},
+    {"latency.dsmem.cluster2", Family::latency,
+     "distributed shared memory load from rank 0 to the other CTA of a cluster of 2", {90, 0, "thread-block clusters"},
+     {ExpectationKind::band, 0.5, 0.005}, &measure_dsmem<2, false>},
+    {"latency.dsmem.cluster4", Family::latency,
+     "distributed shared memory load from rank 0 to ranks 1-3 of a cluster of 4 (mean)",
+     {90, 0, "thread-block clusters"}, {ExpectationKind::band, 0.5, 0.005}, &measure_dsmem<4, false>},
+    {"latency.dsmem.cluster8", Family::latency,
+     "distributed shared memory load from rank 0 to ranks 1-7 of a cluster of 8 (mean)",
+     {90, 0, "thread-block clusters"}, {ExpectationKind::band, 0.5, 0.005}, &measure_dsmem<8, false>},
+});
+
+}  // namespace gpuconform::kernels

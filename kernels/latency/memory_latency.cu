@@ -1,0 +1,317 @@
+// Global-memory latencies by random pointer chase (pointer_chase.cuh), the
+// latency staircase (footprint -> cycles per access) and the capacity edges it
+// shows, checked against the sizes the device reports (seed 000, Abdelkhalik
+// et al. 2022, Table IV; seed 004, Luo et al. 2024, memory section).
+//
+//   latency.mem.l1_hit            16 KiB footprint, ld.ca, warm: an L1 hit
+//   latency.mem.hbm               random lines of a footprint 8x L2 after an L2
+//                                 flush, TLB warmed on other lines of the same
+//                                 pages: an L2 miss served by device memory
+//   latency.mem.l2_hit            mean L2 hit over both partitions (the lower
+//                                 plateau of the L2 staircase)
+//   latency.mem.l2_capacity_edge  where the L2 staircase rises, / l2_bytes
+//   latency.mem.l1_capacity_edge  where the L1 staircase rises with the largest
+//                                 L1 carve-out, in bytes
+//   latency.mem.l1_carveout_ratio (edge at the largest L1 - edge at the largest
+//                                 shared carve-out) / shared bytes per SM: the
+//                                 L1 lost to shared memory is what the device
+//                                 reports as shared capacity, ideally 1
+//   latency.mem.tlb_miss_penalty  one node per 2 MiB page, L2-resident lines:
+//                                 largest minus smallest footprint's latency
+//
+// Edges: the footprint where the latency first leaves the lower plateau by
+// more than 10% (chase_plan.hpp, capacity_edge), interpolated in
+// log(footprint). The L2 sweep
+// warms each footprint with a coalesced read by the chasing block and then
+// chases a random sample of its lines (a footprint F > capacity C then hits
+// with probability about C/F); every staircase goes into the note "staircase".
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpuconform/probe.hpp"
+#include "gpuconform/stats.hpp"
+#include "gpuconform/timing.hpp"
+#include "latency/chase_plan.hpp"
+#include "latency/dependent_chain.cuh"
+#include "latency/pointer_chase.cuh"
+
+namespace gpuconform::kernels {
+namespace {
+
+using chase_dev::ChaseArgs;
+using chase_dev::ChaseBuffer;
+using chase_dev::Level;
+using chase_dev::run_chase;
+
+constexpr unsigned long long kLine = 128;       // bytes per node: one L1/L2 line
+constexpr unsigned long long kPage = 2ull << 20;  // the 2 MiB pages of large cudaMalloc allocations
+constexpr std::uint64_t kSeed = 0x6770756366ull;
+constexpr int kPinnedSm = 0;  // L2 and TLB distances depend on the SM; always chase from the same one
+
+// A random single cycle over `n` lines starting at `first_line`.
+void place_full_cycle(ChaseBuffer& buf, std::size_t n, unsigned long long stride, unsigned long long& start,
+                      std::uint64_t seed) {
+  std::vector<unsigned long long> offsets(n);
+  for (std::size_t i = 0; i < n; ++i) offsets[i] = i * stride;
+  start = buf.place(offsets, chase::single_cycle(n, seed));
+}
+
+// A random single cycle over `count` distinct random lines of [0, bytes).
+void place_sampled_cycle(ChaseBuffer& buf, unsigned long long bytes, std::size_t count, unsigned long long& start,
+                         std::uint64_t seed) {
+  const auto lines = chase::distinct_sample(bytes / kLine, count, seed);
+  std::vector<unsigned long long> offsets(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) offsets[i] = lines[i] * kLine;
+  start = buf.place(offsets, chase::single_cycle(offsets.size(), seed ^ 0x9E3779B97F4A7C15ull));
+}
+
+int repeats(const ProbeContext& ctx) { return ctx.quick ? 3 : 7; }
+
+Measurement finish(Measurement m, const char* method) {
+  m.value = median(m.samples);
+  m.unit = m.unit.empty() ? "cycles" : m.unit;
+  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  m.note("method", method);
+  return m;
+}
+
+// ---- L1 hit ---------------------------------------------------------------
+
+Measurement measure_l1_hit(const ProbeContext& ctx) {
+  constexpr unsigned long long kBytes = 16 << 10;
+  ChaseBuffer buf(kBytes);
+  unsigned long long start = 0;
+  place_full_cycle(buf, kBytes / kLine, kLine, start, kSeed);
+  chase_dev::set_l1_carveout(0);
+  ChaseArgs a;
+  a.start = start;
+  a.warm_base = buf.base();
+  a.warm_bytes = kBytes;
+  a.warm_hops = static_cast<int>(kBytes / kLine);
+  a.timed_hops = 4096;
+  Measurement m;
+  for (int r = 0; r < repeats(ctx); ++r) m.samples.push_back(run_chase<Level::l1>(a, ctx.device.sm_count).cycles_per_hop);
+  m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&chase_dev::chase_kernel<Level::l1, false>),
+                                         ctx.device.arch()));
+  return finish(m, "ld.global.ca pointer chase, 128 random lines of 16 KiB, warm, 4096 timed hops, median of launches");
+}
+
+// ---- HBM ----------------------------------------------------------------------
+
+Measurement measure_hbm(const ProbeContext& ctx) {
+  const unsigned long long bytes = std::max<unsigned long long>(512ull << 20, 8ull * ctx.device.l2_bytes);
+  constexpr int kHops = 4096;
+  ChaseBuffer buf(bytes);
+  chase_dev::L2Flusher flusher(ctx.device.l2_bytes, ctx.device.sm_count);
+  Measurement m;
+  for (int r = 0; r < repeats(ctx); ++r) {
+    // A cycle of 2 x kHops lines: the first half warms the TLB for the pages,
+    // the second half (never touched before) is timed.
+    unsigned long long start = 0;
+    place_sampled_cycle(buf, bytes, 2 * kHops, start, kSeed + r);
+    flusher.flush();
+    ChaseArgs a;
+    a.start = start;
+    a.warm_hops = kHops;
+    a.timed_hops = kHops;
+    a.target_sm = kPinnedSm;
+    m.samples.push_back(run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop);
+  }
+  return finish(m, fmt::format("ld.global.cg pointer chase over {} random lines of {} MiB after an L2 flush; "
+                               "first {} hops warm the TLB, the next {} (new lines) are timed; SM {}",
+                               2 * kHops, bytes >> 20, kHops, kHops, kPinnedSm)
+                       .c_str());
+}
+
+// ---- L2 staircase ---------------------------------------------------------------
+
+struct L2Staircase {
+  std::vector<chase::StairPoint> points;
+  double low = 0;
+  std::optional<double> edge;
+};
+
+L2Staircase l2_staircase(const ProbeContext& ctx) {
+  const auto l2 = static_cast<unsigned long long>(ctx.device.l2_bytes);
+  const auto sweep = chase::footprint_sweep(l2 / 8, 2 * l2, ctx.quick ? 3 : 6, 1 << 20);
+  ChaseBuffer buf(sweep.back());
+  L2Staircase s;
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    const unsigned long long f = sweep[i];
+    unsigned long long start = 0;
+    place_sampled_cycle(buf, f, std::min<unsigned long long>(2048, f / kLine), start, kSeed + i);
+    ChaseArgs a;
+    a.start = start;
+    a.warm_base = buf.base();
+    a.warm_bytes = f;
+    a.timed_hops = 2048;
+    a.target_sm = kPinnedSm;
+    s.points.push_back({static_cast<double>(f), run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop});
+  }
+  s.low = chase::plateau(s.points, 0, l2 / 4.0).value_or(0);
+  s.edge = chase::capacity_edge(s.points, s.low);
+  return s;
+}
+
+Measurement measure_l2_capacity_edge(const ProbeContext& ctx) {
+  Measurement m;
+  for (int r = 0; r < (ctx.quick ? 1 : 3); ++r) {
+    const L2Staircase s = l2_staircase(ctx);
+    if (!s.edge) throw std::runtime_error("the L2 staircase never rises 10% above its L2 plateau: " + chase::staircase_json(s.points));
+    m.samples.push_back(*s.edge / static_cast<double>(ctx.device.l2_bytes));
+    if (r == 0) {
+      m.note("staircase", chase::staircase_json(s.points));
+      m.note("edge", fmt::format("L2 plateau {:.1f} cycles; edge {:.1f} MiB of {:.1f} MiB reported", s.low,
+                                 *s.edge / (1 << 20), ctx.device.l2_bytes / double(1 << 20)));
+    }
+  }
+  m.unit = "ratio";
+  return finish(m, "footprint where the ld.cg staircase rises 10% above its L2 plateau, / reported L2 size");
+}
+
+Measurement measure_l2_hit(const ProbeContext& ctx) {
+  const auto l2 = static_cast<unsigned long long>(ctx.device.l2_bytes);
+  const unsigned long long f = l2 / 8;  // well inside L2, far beyond L1
+  ChaseBuffer buf(f);
+  Measurement m;
+  for (int r = 0; r < repeats(ctx); ++r) {
+    unsigned long long start = 0;
+    place_sampled_cycle(buf, f, 4096, start, kSeed + 17 * r);
+    ChaseArgs a;
+    a.start = start;
+    a.warm_base = buf.base();
+    a.warm_bytes = f;
+    a.warm_hops = 4096;
+    a.timed_hops = 4096;
+    a.target_sm = kPinnedSm;
+    m.samples.push_back(run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop);
+  }
+  return finish(m, "ld.global.cg pointer chase over 4096 random lines of L2/8, warm, mixed partitions, SM 0");
+}
+
+// ---- L1 staircase ---------------------------------------------------------------
+
+std::vector<chase::StairPoint> l1_staircase(const ProbeContext& ctx, int carveout, unsigned long long lo,
+                                            unsigned long long hi) {
+  chase_dev::set_l1_carveout(carveout);
+  const auto sweep = chase::footprint_sweep(lo, hi, ctx.quick ? 3 : 6, kLine);
+  ChaseBuffer buf(sweep.back());
+  std::vector<chase::StairPoint> points;
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    const unsigned long long f = sweep[i];
+    unsigned long long start = 0;
+    const std::size_t n = f / kLine;
+    place_full_cycle(buf, n, kLine, start, kSeed + i);
+    ChaseArgs a;
+    a.start = start;
+    a.warm_base = buf.base();
+    a.warm_bytes = f;
+    a.warm_hops = static_cast<int>(n);
+    a.timed_hops = static_cast<int>(std::clamp<std::size_t>(n, 2048, 4096));
+    a.target_sm = kPinnedSm;
+    points.push_back({static_cast<double>(f), run_chase<Level::l1>(a, ctx.device.sm_count).cycles_per_hop});
+  }
+  chase_dev::set_l1_carveout(0);
+  return points;
+}
+
+double l1_edge(const std::vector<chase::StairPoint>& points, const char* which) {
+  const double low = chase::plateau(points, 0, points.front().bytes * 1.5).value_or(0);
+  const auto edge = chase::capacity_edge(points, low);
+  if (!edge)
+    throw std::runtime_error(fmt::format("the L1 staircase ({}) never rises 10% above its L1 plateau: {}", which,
+                                         chase::staircase_json(points)));
+  return *edge;
+}
+
+Measurement measure_l1_capacity_edge(const ProbeContext& ctx) {
+  Measurement m;
+  for (int r = 0; r < (ctx.quick ? 1 : 2); ++r) {
+    const auto points = l1_staircase(ctx, 0, 96 << 10, 512 << 10);
+    m.samples.push_back(l1_edge(points, "largest L1"));
+    if (r == 0) m.note("staircase", chase::staircase_json(points));
+  }
+  m.unit = "bytes";
+  return finish(m, "footprint where the ld.ca staircase rises 10% above its L1 plateau, largest L1 carve-out, SM 0");
+}
+
+Measurement measure_l1_carveout_ratio(const ProbeContext& ctx) {
+  if (ctx.device.shared_per_sm_bytes <= 0) throw ProbeSkipped("the device reports no shared memory per SM");
+  Measurement m;
+  for (int r = 0; r < (ctx.quick ? 1 : 2); ++r) {
+    const auto big = l1_staircase(ctx, 0, 96 << 10, 512 << 10);
+    const auto small = l1_staircase(ctx, 100, 8 << 10, 128 << 10);
+    const double e_big = l1_edge(big, "largest L1"), e_small = l1_edge(small, "largest shared");
+    m.samples.push_back((e_big - e_small) / static_cast<double>(ctx.device.shared_per_sm_bytes));
+    if (r == 0) {
+      m.note("staircase_largest_l1", chase::staircase_json(big));
+      m.note("staircase_largest_shared", chase::staircase_json(small));
+      m.note("edges", fmt::format("{:.1f} KiB with the largest L1, {:.1f} KiB with the largest shared carve-out; "
+                                  "{:.1f} KiB shared per SM reported",
+                                  e_big / 1024, e_small / 1024, ctx.device.shared_per_sm_bytes / 1024.0));
+    }
+  }
+  m.unit = "ratio";
+  return finish(m, "(L1 edge at carve-out 0% shared - L1 edge at 100% shared) / shared memory per SM");
+}
+
+// ---- TLB ------------------------------------------------------------------------
+
+Measurement measure_tlb_miss_penalty(const ProbeContext& ctx) {
+  const unsigned long long max_bytes =
+      std::min<unsigned long long>(8ull << 30, static_cast<unsigned long long>(ctx.device.global_mem_bytes) / 4);
+  if (max_bytes < (1ull << 30)) throw ProbeSkipped("needs at least 4 GiB of device memory for a 1 GiB TLB sweep");
+  const auto sweep = chase::footprint_sweep(32ull << 20, max_bytes, 2, kPage);
+  ChaseBuffer buf(sweep.back());
+  Measurement m;
+  std::vector<chase::StairPoint> points;
+  for (int r = 0; r < (ctx.quick ? 1 : 3); ++r) {
+    points.clear();
+    for (std::size_t i = 0; i < sweep.size(); ++i) {
+      const unsigned long long pages = sweep[i] / kPage;
+      // One node per page, at a random line within it (an exact page stride
+      // would put every node in the same L2 set).
+      const auto lines = chase::distinct_sample(pages * (kPage / kLine), static_cast<std::size_t>(pages), kSeed + i);
+      std::vector<unsigned long long> offsets;
+      for (std::size_t p = 0; p < pages; ++p) offsets.push_back(p * kPage + (lines[p] % (kPage / kLine)) * kLine);
+      const unsigned long long start = buf.place(offsets, chase::single_cycle(offsets.size(), kSeed + 31 * i));
+      ChaseArgs a;
+      a.start = start;
+      a.warm_hops = static_cast<int>(pages);  // one lap: lines into L2
+      a.timed_hops = static_cast<int>(std::max<unsigned long long>(pages, 1024));
+      a.target_sm = kPinnedSm;
+      points.push_back({static_cast<double>(sweep[i]), run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop});
+    }
+    const double small = chase::plateau(points, 0, 64 << 20).value_or(0);
+    const double large = chase::plateau(points, max_bytes / 2.5, 1e30).value_or(0);
+    m.samples.push_back(large - small);
+  }
+  m.note("staircase", chase::staircase_json(points));
+  return finish(m, "ld.cg chase, one L2-resident line per 2 MiB page: latency at the largest footprints minus "
+                   "latency at 32-64 MiB");
+}
+
+}  // namespace
+
+const bool kMemoryRegistered = register_probes({
+    {"latency.mem.l1_hit", Family::latency, "L1 hit: ld.global.ca pointer chase within 16 KiB", {75},
+     kDeterministicLatency, &measure_l1_hit},
+    {"latency.mem.l2_hit", Family::latency, "L2 hit averaged over both partitions: ld.cg chase within L2/8", {75},
+     {ExpectationKind::band, 0, 0.01}, &measure_l2_hit},
+    {"latency.mem.hbm", Family::latency, "device-memory latency: random ld.cg chase over 8x L2 after an L2 flush",
+     {75}, {ExpectationKind::band, 0, 0.03}, &measure_hbm},
+    {"latency.mem.l2_capacity_edge", Family::latency, "L2 staircase edge / reported L2 size", {75},
+     {ExpectationKind::band, 0, 0.05}, &measure_l2_capacity_edge},
+    {"latency.mem.l1_capacity_edge", Family::latency, "L1 staircase edge with the largest L1 carve-out (bytes)", {75},
+     {ExpectationKind::band, 0, 0.03}, &measure_l1_capacity_edge},
+    {"latency.mem.l1_carveout_ratio", Family::latency,
+     "(L1 edge at the largest L1 - at the largest shared carve-out) / shared memory per SM", {75},
+     {ExpectationKind::band, 0, 0.05}, &measure_l1_carveout_ratio},
+    {"latency.mem.tlb_miss_penalty", Family::latency,
+     "extra cycles per access when one line per 2 MiB page spans GiBs (TLB reach exceeded)", {75},
+     {ExpectationKind::band, 2, 0.05}, &measure_tlb_miss_penalty},
+});
+
+}  // namespace gpuconform::kernels
