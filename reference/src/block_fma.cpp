@@ -5,6 +5,8 @@
 // 2^(F+2), bounded for the table in models.cpp) and encode() rounds it once.
 // mma() unpacks A and B once per call; nothing is allocated per element.
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <vector>
 
@@ -131,8 +133,42 @@ std::uint64_t block(const TensorCoreModel& m, int n, const Operand* a, const Ope
   return d == signed_zero(m.round_format, true) ? signed_zero(m.round_format, false) : d;
 }
 
+std::uint64_t chain_blocks(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,
+                           std::uint64_t c);
+
+// The sm_90 FP8 mma.sync lowering (TensorCoreModel::fp8_via_hmma_pair): reorder k so the
+// first block holds k % 4 < 2, chain from +0, then one fp32 RNE add of C.
+std::uint64_t chain_hmma_pair(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,
+                              std::uint64_t c) {
+  Operand pa[64], pb[64];
+  int n = 0;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int k = 0; k < K && k < 64; ++k)
+      if (((k % 4) < 2) == (pass == 0)) {
+        pa[n] = a[k];
+        pb[n] = b[k];
+        ++n;
+      }
+  const std::uint64_t products = chain_blocks(m, n, pa, pb, 0);
+  float x, y;
+  const auto px = static_cast<std::uint32_t>(products), cy = static_cast<std::uint32_t>(c);
+  std::memcpy(&x, &px, 4);
+  std::memcpy(&y, &cy, 4);
+  const float sum = x + y;  // RNE: the FADD that adds C
+  if (std::isnan(sum)) return m.canonical_nan;
+  std::uint32_t out;
+  std::memcpy(&out, &sum, 4);
+  return out;
+}
+
 std::uint64_t chain(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,
                     std::uint64_t c) {
+  if (m.fp8_via_hmma_pair) return chain_hmma_pair(m, K, a, b, c);
+  return chain_blocks(m, K, a, b, c);
+}
+
+std::uint64_t chain_blocks(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,
+                           std::uint64_t c) {
   std::uint64_t acc = c;
   for (int k0 = 0; k0 < K; k0 += m.block_size)  // ascending k; each block's D is the next C
     acc = block(m, std::min(m.block_size, K - k0), a + k0, b + k0, acc);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpuconform/reference/mpfr_format.hpp"
+#include "gpuconform/reference/mpfr_oracle.hpp"
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "mpfr_tables.hpp"
 
@@ -175,6 +176,22 @@ std::uint64_t dot_mpfr(const TensorCoreModel& m, int K, const std::uint64_t* a,
   const Tables t{w.code_values(m.a_format), w.code_values(m.b_format),
                  w.product_values(m.a_format, m.b_format)};
   const int L = std::min(m.block_size, kMaxBlock);
+  if (m.fp8_via_hmma_pair) {
+    // The sm_90 FP8 lowering: products of k % 4 < 2 first, then the rest, chained from
+    // +0; C joins through one IEEE fp32 add (MPFR oracle), NaN canonical.
+    std::vector<std::uint64_t> pa, pb;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int k = 0; k < K; ++k)
+        if (((k % 4) < 2) == (pass == 0)) {
+          pa.push_back(a[k]);
+          pb.push_back(b[k]);
+        }
+    std::uint64_t acc = 0;
+    for (int k0 = 0; k0 < K; k0 += L)
+      acc = block(w, t, m, std::min(L, K - k0), pa.data() + k0, pb.data() + k0, acc);
+    const std::uint64_t d = ieee_op(kFp32, IeeeOp::kAdd, Rounding::kRNE, acc, c, 0);
+    return decode(kFp32, d).cls == FpClass::kNaN ? m.canonical_nan : d;
+  }
   std::uint64_t acc = c;
   for (int k0 = 0; k0 < K; k0 += L) acc = block(w, t, m, std::min(L, K - k0), a + k0, b + k0, acc);
   return acc;

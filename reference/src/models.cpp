@@ -70,6 +70,9 @@ constexpr std::string_view kHopperWgmma =
 constexpr std::string_view kHopperWgmmaFp8 =
     "§1 Hopper wgmma k32 e4m3/e5m2: "
     "L=32, F=13, RZ-e8m13 / RNE f16: [M][K][D][SA] high";
+constexpr std::string_view kHopperMmaFp8 =
+    "§1 Hopper mma.sync m16n8k32 FP8 ('unknown': measure): measured on H100 SXM5, nvcc 13.0 "
+    "lowers it to f16 HMMA pairs plus an FADD of C (expectations/golden/sm_90)";
 constexpr std::string_view kBlackwell =
     "§1 Blackwell sm_100 tcgen05 f16/bf16; tf32; f8f6f4: L=16; 8; 32, F=25 (FP8 too): "
     "[M]; [K] B200 = H100 but FP8 F=25";
@@ -186,6 +189,13 @@ const std::vector<TensorCoreModel>& models() {
   static const std::vector<TensorCoreModel> kModels = [] {
     std::vector<TensorCoreModel> out;
     for (const Row& r : rows()) out.push_back(make_model(r));
+    // sm_90 mma.sync FP8: no native FP8 mma.sync; the lowering measured on an H100
+    // (expectations/golden/sm_90/mma_m16n8k32_f32_e4m3|e5m2, all outputs reproduced).
+    for (const FloatFormat* in : {&kE4M3, &kE5M2}) {
+      TensorCoreModel m = make_model({"sm_90", "mma_sync", Out::kF32, in, 16, 25, {32}, kHopperMmaFp8});
+      m.fp8_via_hmma_pair = true;
+      out.push_back(std::move(m));
+    }
     return out;
   }();
   return kModels;

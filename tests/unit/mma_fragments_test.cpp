@@ -137,13 +137,13 @@ TEST_F(SimulatedPipeline, AModelOfOtherFormatsIsUnusable) {
 
 TEST(VectorCheck, VariantWithoutAModelIsReadButNotChecked) {
   const auto path = fs::temp_directory_path() / "gpuconform_no_model.txt";
-  std::string line = "mma_m16n8k32_f32_e4m3 normal " + std::string(1024, '1') + " " + std::string(512, '2') + " " +
-                     std::string(1024, '3') + " " + std::string(1024, '4') + "\n";
+  std::string line = "mma_m16n8k32_f16_e4m3 normal " + std::string(1024, '1') + " " + std::string(512, '2') + " " +
+                     std::string(512, '3') + " " + std::string(512, '4') + "\n";
   std::ofstream(path) << "# arch: sm_90\n" << line << line;
   const FileCheck r = check_vector_file(path.string(), CheckOptions{});
   EXPECT_EQ(r.status, CheckStatus::kNoModel);
   EXPECT_EQ(r.instances, 2u);
-  EXPECT_NE(r.error.find("no model for mma_m16n8k32_f32_e4m3 on sm_90"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("no model for mma_m16n8k32_f16_e4m3 on sm_90"), std::string::npos) << r.error;
   fs::remove(path);
 }
 

@@ -64,7 +64,10 @@ TEST_P(VectorsUnderModel, PackedAsAnMmaInstanceTheFirstElementIsExpected) {
 
 std::vector<const TensorCoreModel*> all_models() {
   std::vector<const TensorCoreModel*> out;
-  for (const TensorCoreModel& m : models()) out.push_back(&m);
+  // The sm_90 FP8 lowering takes no §3 vectors (C joins last); its own test is in
+  // models_test.cpp and the golden vectors check it output by output.
+  for (const TensorCoreModel& m : models())
+    if (!m.fp8_via_hmma_pair) out.push_back(&m);
   return out;
 }
 

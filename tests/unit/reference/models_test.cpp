@@ -75,8 +75,9 @@ TEST(Models, MatchTheNumericsTable) {
 
 // Hopper mma.sync FP8 is emulated and unmeasured (§1, §7): no row until it is measured.
 TEST(Models, LeaveUnmeasuredPathsOut) {
-  EXPECT_EQ(find_model("sm_90.mma_sync.f32.e4m3"), nullptr);
-  EXPECT_EQ(find_model("sm_90.mma_sync.f32.e5m2"), nullptr);
+  // f16-output FP8 mma.sync on sm_90 has no measured lowering yet.
+  EXPECT_EQ(find_model("sm_90.mma_sync.f16.e4m3"), nullptr);
+  EXPECT_EQ(find_model("sm_90.mma_sync.f16.e5m2"), nullptr);
   EXPECT_EQ(find_model("no.such.model"), nullptr);
 }
 
@@ -107,7 +108,8 @@ TEST(Models, DefaultModelMapsVectorFileVariants) {
       {"sm_90a", "wgmma_m64n8k16_f32_bf16", "sm_90.wgmma.f32.bf16"},
       {"sm_90", "wgmma_m64n256k32_f32_e5m2", "sm_90.wgmma.f32.e5m2"},
       {"sm_100a", "tcgen05_m128n8k16_f32_f16", "sm_100.tcgen05.f32.f16"},
-      {"sm_90", "mma_m16n8k32_f32_e4m3", nullptr},          // unmeasured
+      {"sm_90", "mma_m16n8k32_f32_e4m3", "sm_90.mma_sync.f32.e4m3"},  // measured lowering
+      {"sm_90", "mma_m16n8k32_f16_e4m3", nullptr},          // unmeasured
       {"sm_80", "mma_m16n8k32_f32_f16", nullptr},           // no such shape
       {"sm_80", "mma_m16n8k32_s32_s8_satfinite", nullptr},  // integer, qualifier
       {"sm_80", "mmasp_m16n8k32_f32_f16", nullptr},         // sparse: not modelled
@@ -131,6 +133,31 @@ TEST(Models, DescribeNamesTheParameters) {
   EXPECT_EQ(describe(*find_model("sm_90.wgmma.f32.e4m3")), "L=32 F=13 RZ-e8m13 e_zero=-133");
   EXPECT_EQ(describe(*find_model("sm_80.mma_sync.f32.tf32")),
             "L=4 F=24 RZ-f32 e_zero=-132 tf32-truncate");
+}
+
+}  // namespace
+}  // namespace gpuconform::ref
+
+namespace gpuconform::ref {
+namespace {
+
+// The sm_90 FP8 mma.sync lowering adds C last with an fp32 RNE add. Six products of
+// 2^-18 (e4m3 2^-9 squared) sum exactly to 1.5 * 2^-16 before C = 256 joins: more than
+// half an ulp of 256, so RNE rounds up to 256 + 2^-15. A block-FMA chain with C in the
+// first block (F = 25 bits below 2^8) would truncate each product to zero: 256.
+TEST(Models, Sm90Fp8MmaSyncAddsCLastWithRne) {
+  const TensorCoreModel* m = find_model("sm_90.mma_sync.f32.e4m3");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(m->fp8_via_hmma_pair);
+  const std::uint64_t tiny = 0x01;  // e4m3 2^-9
+  std::vector<std::uint64_t> a(32, 0), b(32, 0);
+  for (int k : {0, 1, 4, 5, 8, 9}) a[k] = b[k] = tiny;
+  const std::uint64_t c = 0x43800000;  // 256.0f
+  EXPECT_EQ(dot(*m, 32, a.data(), b.data(), c), 0x43800001u);
+  EXPECT_EQ(dot_mpfr(*m, 32, a.data(), b.data(), c), 0x43800001u);
+  const TensorCoreModel* wgmma = find_model("sm_90.wgmma.f32.e4m3");
+  ASSERT_NE(wgmma, nullptr);
+  EXPECT_EQ(dot(*wgmma, 32, a.data(), b.data(), c), 0x43800000u);  // C inside the block
 }
 
 }  // namespace
