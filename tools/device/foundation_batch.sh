@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
 # One call on a GPU node: facts, SASS, record, run, doctored run, ctest.
 # Usage: tools/device/foundation_batch.sh BUILD_DIR [RUNS]
-set -u
-cd "$(dirname "$0")/../.."
-B=${1:?usage: foundation_batch.sh BUILD_DIR [RUNS]}
+. "$(dirname "$0")/prelude.sh" "${1:-}" log.txt
 RUNS=${2:-5}
-OUT=${OUT:-/tmp/gpuconform-out}
 R=$OUT/r
 mkdir -p "$R"
-[ -d "$B" ] || { [ -d ".carry/$B" ] && mv ".carry/$B" "$B"; }
-exec > >(tee "$OUT/log.txt") 2>&1
 G="$B/bin/gpuconform"
 
 echo "== device"
@@ -37,8 +32,8 @@ unit = "cycles"
 source = "cite:doctored expectation for the acceptance check"
 TOML
 "$G" run --overlay /tmp/doctored.toml --record "$R/doctored.jsonl" --junit "$R/doctored.xml"; echo "doctored exit: $?"
-echo "== ctest -L gpu"
-ctest --test-dir "$B" -L gpu -R "alu_fma_rn_f32|Throughput|Numeric" --output-junit "$R/ctest-gpu.xml" 2>&1 | tail -15
+echo "== ctest (GPU labels)"
+ctest --test-dir "$B" -LE unit -R "alu_fma_rn_f32|Throughput|Numeric" --output-junit "$R/ctest-gpu.xml" 2>&1 | tail -15
 echo "== FP8 mma.sync lowering on sm_90a"
 nvcc -gencode=arch=compute_90a,code=sm_90a -cubin -o /tmp/fp8.cubin tools/device/fp8_mma_lowering.cu &&
   cuobjdump --dump-sass /tmp/fp8.cubin > "$R/fp8_mma_sass.txt" &&

@@ -11,16 +11,10 @@
 #   golden_sm_XX.tar.NN        the vector files + README.md, split in 15 MiB parts; unpack with
 #                              cat golden_sm_XX.tar.* | tar -x -C expectations/golden/
 # Usage: tools/device/golden_batch.sh BUILD_DIR [COUNT]   (BUILD_DIR holds bin/gpuconform)
-set -u
-cd "$(dirname "$0")/../.."
-B=${1:?usage: golden_batch.sh BUILD_DIR [COUNT]}
+. "$(dirname "$0")/prelude.sh" "${1:-}" golden_log.txt
 COUNT=${2:-2000}
-OUT=${OUT:-/tmp/gpuconform-out}
-[ -d "$B" ] || { [ -d ".carry/$B" ] && mv ".carry/$B" "$B"; }
 G="$(cd "$B" && pwd)/bin/gpuconform"
 WORK=/tmp/gpuconform-golden
-mkdir -p "$OUT"
-exec > >(tee "$OUT/golden_log.txt") 2>&1
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,driver_version,compute_cap,clocks.sm,temperature.gpu --format=csv

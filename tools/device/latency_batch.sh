@@ -5,15 +5,10 @@
 # wall time, and the coefficient of variation of every probe over the 10 runs
 # (from the evidence file). Results land in $OUT/latency.tgz and $OUT/log.txt.
 # Usage: tools/device/latency_batch.sh BUILD_DIR [RUNS]
-set -u
-cd "$(dirname "$0")/../.."
-B=${1:?usage: latency_batch.sh BUILD_DIR [RUNS]}
+. "$(dirname "$0")/prelude.sh" "${1:-}" log.txt
 RUNS=${2:-10}
-OUT=${OUT:-/tmp/gpuconform-out}
 R=$OUT/latency
 mkdir -p "$R"
-[ -d "$B" ] || { [ -d ".carry/$B" ] && mv ".carry/$B" "$B"; }
-exec > >(tee "$OUT/log.txt") 2>&1
 G="$B/bin/gpuconform"
 T="$B/tests/gpuconform_gpu_tests"
 [ -x "$G" ] || { echo "no $G: build first (or stage it with tools/device/stage_build.sh)"; exit 2; }
@@ -62,7 +57,7 @@ for p in sorted(runs):
     cv = (statistics.pstdev(v) / abs(mean) * 100) if mean else 0.0
     print(f"{p}\t{unit[p]}\t{len(v)}\t{statistics.median(v):.3f}\t{min(v):.3f}\t{max(v):.3f}\t{cv:.3f}\t{sass[p][:120]}")
 PY
-column -t -s $'\t' "$R/cv.tsv" | cut -c1-160
+cut -c1-160 "$R/cv.tsv"  # tab-separated; no `column` on the node
 awk -F'\t' 'NR>1 && $7+0 > 0.5 {n++; print "CV > 0.5%:", $1, $7} END {print n+0, "probe(s) above 0.5% CV"}' "$R/cv.tsv"
 
 echo "== warm the SASS cache of the test binary (one-time disassembly, not part of the timed run)"
