@@ -6,8 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <stdexcept>
+#include <string_view>
 
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "gpuconform/run_record.hpp"
@@ -162,7 +164,19 @@ std::string generated_range(const std::map<std::string, std::map<std::string, st
 
 }  // namespace
 
+// Everything from this heading on is written by people (findings, models) and survives a
+// rewrite of the generated part above it.
+constexpr std::string_view kNotesHeading = "## Notes";
+
+std::string kept_notes(const fs::path& readme) {
+  std::ifstream in(readme);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("\n" + std::string(kNotesHeading) + "\n");
+  return at == std::string::npos ? std::string() : text.substr(at);
+}
+
 void write_golden_readme(const std::string& dir) {
+  const std::string notes = kept_notes(fs::path(dir) / "README.md");
   std::map<std::string, std::map<std::string, std::string>> files;  // file -> header
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
@@ -206,7 +220,7 @@ void write_golden_readme(const std::string& dir) {
        << " | " << h.at("bytes") << " |\n";
     total += std::stoull(h.at("bytes"));
   }
-  md << "\nTotal: " << files.size() << " files, " << total << " bytes.\n";
+  md << "\nTotal: " << files.size() << " files, " << total << " bytes.\n" << notes;
   md.close();
   if (!md) throw std::runtime_error(fmt::format("{}: cannot write README.md", dir));
   fs::rename(partial, fs::path(dir) / "README.md");  // whole or not at all

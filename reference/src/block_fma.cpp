@@ -137,7 +137,9 @@ std::uint64_t chain_blocks(const TensorCoreModel& m, int K, const Operand* a, co
                            std::uint64_t c);
 
 // The sm_90 FP8 mma.sync lowering (TensorCoreModel::fp8_via_hmma_pair): reorder k so the
-// first block holds k % 4 < 2, chain from +0, then one fp32 RNE add of C.
+// first block holds k % 4 < 2, chain from +0, then one RNE add of C in the accumulator
+// format. The add goes through double: fp32 and fp16 sums rounded once to double and
+// again to the format are correctly rounded (53 >= 2p + 2), and IEEE signs of zero hold.
 std::uint64_t chain_hmma_pair(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,
                               std::uint64_t c) {
   Operand pa[64], pb[64];
@@ -150,15 +152,9 @@ std::uint64_t chain_hmma_pair(const TensorCoreModel& m, int K, const Operand* a,
         ++n;
       }
   const std::uint64_t products = chain_blocks(m, n, pa, pb, 0);
-  float x, y;
-  const auto px = static_cast<std::uint32_t>(products), cy = static_cast<std::uint32_t>(c);
-  std::memcpy(&x, &px, 4);
-  std::memcpy(&y, &cy, 4);
-  const float sum = x + y;  // RNE: the FADD that adds C
+  const double sum = to_double(m.acc_format, products) + to_double(m.acc_format, c);  // the add of C
   if (std::isnan(sum)) return m.canonical_nan;
-  std::uint32_t out;
-  std::memcpy(&out, &sum, 4);
-  return out;
+  return from_double(m.acc_format, sum, Rounding::kRNE);
 }
 
 std::uint64_t chain(const TensorCoreModel& m, int K, const Operand* a, const Operand* b,

@@ -178,7 +178,8 @@ std::uint64_t dot_mpfr(const TensorCoreModel& m, int K, const std::uint64_t* a,
   const int L = std::min(m.block_size, kMaxBlock);
   if (m.fp8_via_hmma_pair) {
     // The sm_90 FP8 lowering: products of k % 4 < 2 first, then the rest, chained from
-    // +0; C joins through one IEEE fp32 add (MPFR oracle), NaN canonical.
+    // +0; C joins through one IEEE RNE add in the accumulator format (MPFR oracle), NaN
+    // canonical.
     std::vector<std::uint64_t> pa, pb;
     for (int pass = 0; pass < 2; ++pass)
       for (int k = 0; k < K; ++k)
@@ -189,8 +190,8 @@ std::uint64_t dot_mpfr(const TensorCoreModel& m, int K, const std::uint64_t* a,
     std::uint64_t acc = 0;
     for (int k0 = 0; k0 < K; k0 += L)
       acc = block(w, t, m, std::min(L, K - k0), pa.data() + k0, pb.data() + k0, acc);
-    const std::uint64_t d = ieee_op(kFp32, IeeeOp::kAdd, Rounding::kRNE, acc, c, 0);
-    return decode(kFp32, d).cls == FpClass::kNaN ? m.canonical_nan : d;
+    const std::uint64_t d = ieee_op(m.acc_format, IeeeOp::kAdd, Rounding::kRNE, acc, c, 0);
+    return decode(m.acc_format, d).cls == FpClass::kNaN ? m.canonical_nan : d;
   }
   std::uint64_t acc = c;
   for (int k0 = 0; k0 < K; k0 += L) acc = block(w, t, m, std::min(L, K - k0), a + k0, b + k0, acc);

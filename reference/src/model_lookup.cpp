@@ -61,6 +61,7 @@ std::string describe(const TensorCoreModel& m) {
                   " " + (m.rounding == Rounding::kRZ ? "RZ" : "RNE") + "-" +
                   std::string(m.round_format.name) + " e_zero=" + std::to_string(m.e_zero);
   if (m.a_format.pad_bits > 0) s += m.tf32_truncation ? " tf32-truncate" : " tf32-rne";
+  if (m.fp8_via_hmma_pair) s += " as-2xHMMA(k%4<2 first)+add-C";
   return s;
 }
 

@@ -1,7 +1,7 @@
 // The named tensor-core models: one row per architecture x instruction x D type x A/B
 // type, each with its source in research/numerics.md. The arithmetic is block_fma.cpp;
-// this file is only data. To add a row (e.g. sm_90 mma.sync FP8 once its lowering is
-// measured), append one line to kRows; e_zero comes from kArchZeros.
+// this file is only data. To add a row, append one line to kRows; e_zero comes from
+// kArchZeros.
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -72,7 +72,7 @@ constexpr std::string_view kHopperWgmmaFp8 =
     "L=32, F=13, RZ-e8m13 / RNE f16: [M][K][D][SA] high";
 constexpr std::string_view kHopperMmaFp8 =
     "§1 Hopper mma.sync m16n8k32 FP8 ('unknown': measure): measured on H100 SXM5, nvcc 13.0 "
-    "lowers it to f16 HMMA pairs plus an FADD of C (expectations/golden/sm_90)";
+    "lowers it to f16 HMMA pairs plus an add of C in the D format (expectations/golden/sm_90)";
 constexpr std::string_view kBlackwell =
     "§1 Blackwell sm_100 tcgen05 f16/bf16; tf32; f8f6f4: L=16; 8; 32, F=25 (FP8 too): "
     "[M]; [K] B200 = H100 but FP8 F=25";
@@ -109,8 +109,7 @@ const std::vector<Row>& rows() {
       {"sm_90", "mma_sync", Out::kF32, &kBf16, 16, 25, {8, 16}, kHopperMma},
       {"sm_90", "mma_sync", Out::kF16, &kFp16, 16, 25, {8, 16}, kHopperMma},
       {"sm_90", "mma_sync", Out::kF32, &kTf32, 8, 25, {4, 8}, kHopperMmaTf32},
-      // sm_90 mma.sync FP8 (m16n8k32): unknown lowering, to be measured (numerics.md §7).
-      // When known: {"sm_90", "mma_sync", Out::kF32, &kE4M3, L, F, {32}, "<evidence run>"},
+      // sm_90 mma.sync FP8 (m16n8k32): a compiler lowering, appended in models() below.
       {"sm_90", "wmma", Out::kF32, &kTf32, 4, 25, {8}, kHopperWmmaTf32},
       {"sm_90", "wgmma", Out::kF32, &kFp16, 16, 25, {16}, kHopperWgmma},
       {"sm_90", "wgmma", Out::kF32, &kBf16, 16, 25, {16}, kHopperWgmma},
@@ -190,11 +189,14 @@ const std::vector<TensorCoreModel>& models() {
     std::vector<TensorCoreModel> out;
     for (const Row& r : rows()) out.push_back(make_model(r));
     // sm_90 mma.sync FP8: no native FP8 mma.sync; the lowering measured on an H100
-    // (expectations/golden/sm_90/mma_m16n8k32_f32_e4m3|e5m2, all outputs reproduced).
+    // (expectations/golden/sm_90/mma_m16n8k32_f32|f16_e4m3|e5m2, all outputs reproduced):
+    // the f32 and the f16 Hopper mma.sync rows on f16-widened inputs, k reordered.
     for (const FloatFormat* in : {&kE4M3, &kE5M2}) {
-      TensorCoreModel m = make_model({"sm_90", "mma_sync", Out::kF32, in, 16, 25, {32}, kHopperMmaFp8});
-      m.fp8_via_hmma_pair = true;
-      out.push_back(std::move(m));
+      for (const Out d : {Out::kF32, Out::kF16}) {
+        TensorCoreModel m = make_model({"sm_90", "mma_sync", d, in, 16, 25, {32}, kHopperMmaFp8});
+        m.fp8_via_hmma_pair = true;
+        out.push_back(std::move(m));
+      }
     }
     return out;
   }();

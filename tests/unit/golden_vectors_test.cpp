@@ -1,8 +1,8 @@
 // Every committed golden vector file (expectations/golden/<arch>/*.txt.xz, hardware MMA
 // results) is checked against its architecture's model on the CPU, as `gpuconform vectors
 // check` does: this is how CI holds the reference models to real hardware without a GPU.
-// One test per file; a file whose variant has no model yet (sm_90 mma.sync FP8) is read in
-// full and skipped with that reason.
+// One test per file; a file whose variant has no model yet would be read in full and
+// skipped with that reason (every committed file has one).
 #include <gtest/gtest.h>
 
 #include <algorithm>

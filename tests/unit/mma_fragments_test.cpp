@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -112,6 +113,17 @@ TEST_F(SimulatedPipeline, FileMatchesTheModelThatMadeIt) {
   EXPECT_TRUE(fs::exists(dir_ / "README.md"));
 }
 
+TEST_F(SimulatedPipeline, ReadmeRewriteKeepsTheNotesSection) {
+  const fs::path readme = dir_ / "README.md";
+  { std::ofstream(readme, std::ios::app) << "\n## Notes\n\nA finding written by hand.\n"; }
+  write_golden_readme(dir_.string());
+  std::ifstream in(readme);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("| mma_m16n8k16_f32_bf16.txt.xz |"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n## Notes\n\nA finding written by hand.\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("## Notes"), text.rfind("## Notes")) << "notes duplicated:\n" << text;
+}
+
 TEST_F(SimulatedPipeline, AnotherArchitecturesModelShowsTheFirstMismatchesInHex) {
   CheckOptions o;
   o.model = "sm_80.mma_sync.f32.bf16";  // L=8, F=24: differs from sm_90's L=16, F=25
@@ -139,11 +151,11 @@ TEST(VectorCheck, VariantWithoutAModelIsReadButNotChecked) {
   const auto path = fs::temp_directory_path() / "gpuconform_no_model.txt";
   std::string line = "mma_m16n8k32_f16_e4m3 normal " + std::string(1024, '1') + " " + std::string(512, '2') + " " +
                      std::string(512, '3') + " " + std::string(512, '4') + "\n";
-  std::ofstream(path) << "# arch: sm_90\n" << line << line;
+  std::ofstream(path) << "# arch: sm_80\n" << line << line;  // Ampere has no FP8
   const FileCheck r = check_vector_file(path.string(), CheckOptions{});
   EXPECT_EQ(r.status, CheckStatus::kNoModel);
   EXPECT_EQ(r.instances, 2u);
-  EXPECT_NE(r.error.find("no model for mma_m16n8k32_f16_e4m3 on sm_90"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("no model for mma_m16n8k32_f16_e4m3 on sm_80"), std::string::npos) << r.error;
   fs::remove(path);
 }
 

@@ -73,11 +73,19 @@ TEST(Models, MatchTheNumericsTable) {
   }
 }
 
-// Hopper mma.sync FP8 is emulated and unmeasured (§1, §7): no row until it is measured.
-TEST(Models, LeaveUnmeasuredPathsOut) {
-  // f16-output FP8 mma.sync on sm_90 has no measured lowering yet.
-  EXPECT_EQ(find_model("sm_90.mma_sync.f16.e4m3"), nullptr);
-  EXPECT_EQ(find_model("sm_90.mma_sync.f16.e5m2"), nullptr);
+// Hopper mma.sync FP8 has no native instruction: all four forms are the measured HMMA
+// lowering on the Hopper mma.sync f16/bf16 parameters; unknown ids are not invented.
+TEST(Models, Sm90Fp8MmaSyncIsTheHmmaLowering) {
+  for (const char* id : {"sm_90.mma_sync.f32.e4m3", "sm_90.mma_sync.f32.e5m2", "sm_90.mma_sync.f16.e4m3",
+                         "sm_90.mma_sync.f16.e5m2"}) {
+    SCOPED_TRACE(id);
+    const TensorCoreModel* m = find_model(id);
+    ASSERT_NE(m, nullptr);
+    EXPECT_TRUE(m->fp8_via_hmma_pair);
+    EXPECT_EQ(m->block_size, 16);
+    EXPECT_EQ(m->fraction_bits, 25);
+  }
+  EXPECT_FALSE(find_model("sm_90.wgmma.f16.e4m3")->fp8_via_hmma_pair);  // native QGMMA
   EXPECT_EQ(find_model("no.such.model"), nullptr);
 }
 
@@ -109,7 +117,8 @@ TEST(Models, DefaultModelMapsVectorFileVariants) {
       {"sm_90", "wgmma_m64n256k32_f32_e5m2", "sm_90.wgmma.f32.e5m2"},
       {"sm_100a", "tcgen05_m128n8k16_f32_f16", "sm_100.tcgen05.f32.f16"},
       {"sm_90", "mma_m16n8k32_f32_e4m3", "sm_90.mma_sync.f32.e4m3"},  // measured lowering
-      {"sm_90", "mma_m16n8k32_f16_e4m3", nullptr},          // unmeasured
+      {"sm_90", "mma_m16n8k32_f16_e4m3", "sm_90.mma_sync.f16.e4m3"},  // measured lowering
+      {"sm_80", "mma_m16n8k32_f16_e4m3", nullptr},          // no FP8 on Ampere
       {"sm_80", "mma_m16n8k32_f32_f16", nullptr},           // no such shape
       {"sm_80", "mma_m16n8k32_s32_s8_satfinite", nullptr},  // integer, qualifier
       {"sm_80", "mmasp_m16n8k32_f32_f16", nullptr},         // sparse: not modelled
@@ -158,6 +167,22 @@ TEST(Models, Sm90Fp8MmaSyncAddsCLastWithRne) {
   const TensorCoreModel* wgmma = find_model("sm_90.wgmma.f32.e4m3");
   ASSERT_NE(wgmma, nullptr);
   EXPECT_EQ(dot(*wgmma, 32, a.data(), b.data(), c), 0x43800000u);  // C inside the block
+}
+
+// The f16-D form of the same lowering also adds C last, with an f16 RNE add. One product
+// of 1.0 in each HMMA block (k = 0 and k = 2) and C = 2048, where the f16 ulp is 2: the
+// products sum to 2 and 2048 + 2 = 2050 exactly. Chaining the blocks from C instead would
+// round 2048 + 1 to even (2048) twice: 2048. The H100 golden vectors give the former.
+TEST(Models, Sm90Fp8MmaSyncF16AddsCLastInF16) {
+  const TensorCoreModel* m = find_model("sm_90.mma_sync.f16.e4m3");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(m->fp8_via_hmma_pair);
+  const std::uint64_t one = 0x38;  // e4m3 1.0
+  std::vector<std::uint64_t> a(32, 0), b(32, 0);
+  for (int k : {0, 2}) a[k] = b[k] = one;
+  const std::uint64_t c = 0x6800;  // f16 2048
+  EXPECT_EQ(dot(*m, 32, a.data(), b.data(), c), 0x6801u);
+  EXPECT_EQ(dot_mpfr(*m, 32, a.data(), b.data(), c), 0x6801u);
 }
 
 }  // namespace

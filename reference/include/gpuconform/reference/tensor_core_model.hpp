@@ -38,11 +38,13 @@ struct TensorCoreModel {
   bool tf32_truncation;
   std::uint64_t canonical_nan;  // every NaN result: 0x7FFFFFFF (f32) or 0x7FFF (f16)
   std::vector<int> k_shapes;    // K of each shape this row serves: m16n8k8 + m16n8k16 -> {8, 16}
-  // sm_90 mma.sync FP8 as nvcc 13.0 lowers it (SASS: F2FP.F16.E4M3.UNPACK_B, two
-  // HMMA.16816.F32, one FADD per output): inputs widened exactly to f16; the k32 products
-  // in two chained blocks of this row's L/F/RZ starting from +0, the first holding every k
-  // with k % 4 < 2 (the register pairs the unpack feeds the first HMMA); then C added by an
-  // fp32 RNE add, whose NaN is the canonical one. Reproduces the H100 golden vectors.
+  // sm_90 mma.sync FP8 as nvcc 13.0 lowers it (no native FP8 mma.sync; SASS:
+  // F2FP.F16.E4M3|E5M2.UNPACK_B, then two HMMA.16816.F32|F16 and an add of C): inputs
+  // widened exactly to f16; the k32 products in two chained blocks of this row's L/F/
+  // rounding starting from +0, the first holding every k with k % 4 < 2 (the register
+  // pairs the unpack feeds the first HMMA); then C added by one IEEE RNE add in the
+  // accumulator format (fp32 or fp16), whose NaN is the canonical one. Reproduces every
+  // output of the H100 golden vectors, f32 and f16 D (expectations/golden/sm_90).
   bool fp8_via_hmma_pair = false;
 
   int max_k() const;

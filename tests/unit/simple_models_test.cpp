@@ -1,0 +1,80 @@
+// The non-block-FMA candidate models (kernels/numeric/simple_models.cpp): integer MMA and the
+// fp64 DFMA chain, including the NaN rules the H100's DMMA showed.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "numeric/simple_models.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+
+std::uint64_t bits(double x) {
+  std::uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return b;
+}
+
+// D[0][0] of m8n8k4 fp64 with A row 0 = a, B column 0 = b, C[0][0] = c; the rest zero.
+std::uint64_t dmma_d00(const char* model, std::vector<std::uint64_t> a, std::vector<std::uint64_t> b,
+                       std::uint64_t c) {
+  std::string why;
+  const auto v = parse_variant("mma_m8n8k4_f64_f64", why);
+  EXPECT_TRUE(v.has_value()) << why;
+  std::vector<std::uint64_t> A(32, 0), B(32, 0), C(64, 0), D(64, 0);
+  for (int k = 0; k < 4; ++k) A[k] = a[k], B[k] = b[k];
+  C[0] = c;
+  const SimpleModel* m = find_simple_model(model);
+  EXPECT_NE(m, nullptr);
+  m->mma(*v, A.data(), B.data(), C.data(), D.data());
+  return D[0];
+}
+
+constexpr std::uint64_t kPosNaN = 0x7FF8000000000000ull, kNegNaN = 0xFFF8000000000000ull;
+constexpr std::uint64_t kInf = 0x7FF0000000000000ull;
+
+TEST(Fp64FmaChain, RoundsAfterEveryStepUnlikeTheExactSum) {
+  // 1 + 2^-53 (a tie, to even: 1) then + 2^-53 again: the chain stays at 1, one rounding of
+  // the exact sum 1 + 2^-52 keeps it.
+  const std::uint64_t one = bits(1.0), half_ulp = bits(0x1p-53), zero = bits(0.0);
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {half_ulp, half_ulp, zero, zero}, {one, one, zero, zero}, one),
+            bits(1.0));
+  EXPECT_EQ(dmma_d00("ieee.f64.exact_sum", {half_ulp, half_ulp, zero, zero}, {one, one, zero, zero}, one),
+            bits(1.0 + 0x1p-52));
+}
+
+TEST(Fp64FmaChain, NanPrecedenceIsBThenAccumulatorThenA) {
+  const std::uint64_t one = bits(1.0), zero = bits(0.0);
+  // Same k: b's NaN wins over a's.
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {kNegNaN, zero, zero, zero}, {kPosNaN, zero, zero, zero}, one), kPosNaN);
+  // C's NaN wins over a later a's, a later b's wins over C's.
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {kPosNaN, zero, zero, zero}, {one, zero, zero, zero}, kNegNaN), kNegNaN);
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {one, zero, zero, zero}, {kPosNaN, zero, zero, zero}, kNegNaN), kPosNaN);
+  // A signalling payload comes out quiet, payload kept.
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {0x7FF0000000000001ull, zero, zero, zero}, {one, zero, zero, zero}, one),
+            0x7FF8000000000001ull);
+}
+
+TEST(Fp64FmaChain, InvalidOperationGivesTheNegativeDefaultNaN) {
+  const std::uint64_t zero = bits(0.0), one = bits(1.0);
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {kInf, zero, zero, zero}, {zero, zero, zero, zero}, one), kNegNaN);
+  EXPECT_EQ(dmma_d00("ieee.f64.fma_chain", {kInf, zero, zero, zero}, {one, zero, zero, zero}, kInf | (1ull << 63)),
+            kNegNaN);
+}
+
+TEST(IntegerMma, WrapsOrSaturatesOnce) {
+  std::string why;
+  const auto v = parse_variant("mma_m16n8k32_s32_s8", why);
+  ASSERT_TRUE(v.has_value()) << why;
+  std::vector<std::uint64_t> A(16 * 32, 0x80), B(32 * 8, 0x80), C(16 * 8, 0x7FFFFFFF), D(16 * 8, 0);
+  // 32 products of (-128)^2 = 2^14 (2^19 in all) on top of INT32_MAX.
+  find_simple_model("exact.s32.wrap")->mma(*v, A.data(), B.data(), C.data(), D.data());
+  EXPECT_EQ(D[0], (0x7FFFFFFFull + (32ull << 14)) & 0xFFFFFFFFull);
+  find_simple_model("exact.s32.satfinite")->mma(*v, A.data(), B.data(), C.data(), D.data());
+  EXPECT_EQ(D[0], 0x7FFFFFFFull);
+}
+
+}  // namespace
+}  // namespace gpuconform::kernels
