@@ -35,6 +35,22 @@ double round_up_2sig(double x) {
 
 Expectation derive_expectation(const Probe& probe, const std::vector<Measurement>& runs,
                                const std::string& source) {
+  return derive_expectation_across(probe, {runs}, source);
+}
+
+Expectation derive_expectation_across(const Probe& probe, const std::vector<std::vector<Measurement>>& machines,
+                                      const std::string& source, const std::vector<std::string>& others) {
+  std::vector<Measurement> runs;
+  std::vector<double> medians;
+  double worst = 0;  // largest deviation of a run from its own GPU's median
+  for (const auto& machine : machines) {
+    if (machine.empty()) continue;
+    std::vector<double> values;
+    for (const Measurement& m : machine) values.push_back(m.value), runs.push_back(m);
+    const double mid = median(values);
+    medians.push_back(mid);
+    for (double v : values) worst = std::max(worst, std::fabs(v - mid));
+  }
   if (runs.empty()) throw std::invalid_argument("derive_expectation needs at least one run");
   Expectation e;
   e.probe_id = probe.id;
@@ -43,17 +59,26 @@ Expectation derive_expectation(const Probe& probe, const std::vector<Measurement
   e.source = source;
   std::vector<double> values;
   for (const Measurement& m : runs) values.push_back(m.value);
-  const double mid = median(values);
-  double worst = 0;
-  for (double v : values) worst = std::max(worst, std::fabs(v - mid));
+  const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+  const std::string where = machines.size() > 1 ? fmt::format(" on {} GPUs", medians.size()) : "";
   switch (e.kind) {
     case ExpectationKind::band: {
-      // Three times the largest deviation seen across runs, but never below
-      // the probe's floor (a deterministic latency still gets ±0.25 cycle).
-      const double tol = std::max({probe.record.min_tol, probe.record.min_tol_rel * std::fabs(mid), 3 * worst});
+      // Three times the largest deviation seen across runs, but never below the probe's
+      // floor (a deterministic latency still gets ±0.25 cycle); GPUs of one SKU that
+      // differ widen it by half again their spread.
+      const double mid = (*lo + *hi) / 2, half_spread = (*hi - *lo) / 2;
+      const double tol = std::max({probe.record.min_tol, probe.record.min_tol_rel * std::fabs(mid),
+                                   3 * worst + 1.5 * half_spread});
       e.value = std::round(mid * 1000) / 1000;
       e.tol = round_up_2sig(tol);
-      e.note = fmt::format("median of {} runs; largest deviation {:.4g} {}", runs.size(), worst, e.unit);
+      if (medians.size() > 1) {
+        std::string list;
+        for (double m : medians) list += (list.empty() ? "" : ", ") + fmt::format("{:.4g}", m);
+        e.note = fmt::format("{} runs{}, per-GPU medians {}; largest deviation within a GPU {:.4g} {}",
+                             runs.size(), where, list, worst, e.unit);
+      } else {
+        e.note = fmt::format("median of {} runs; largest deviation {:.4g} {}", runs.size(), worst, e.unit);
+      }
       break;
     }
     case ExpectationKind::fraction_of_peak: {
@@ -63,7 +88,7 @@ Expectation derive_expectation(const Probe& probe, const std::vector<Measurement
         lowest = std::min(lowest, m.value / *m.peak);
       }
       e.min_fraction = std::floor(lowest * (1 - probe.record.fraction_margin) * 100) / 100;
-      e.note = fmt::format("lowest of {} runs was {:.3f} of peak; margin {:.0f}%", runs.size(), lowest,
+      e.note = fmt::format("lowest of {} runs{} was {:.3f} of peak; margin {:.0f}%", runs.size(), where, lowest,
                            probe.record.fraction_margin * 100);
       break;
     }
@@ -83,7 +108,12 @@ Expectation derive_expectation(const Probe& probe, const std::vector<Measurement
     }
     case ExpectationKind::min: e.min = *std::min_element(values.begin(), values.end()); break;
     case ExpectationKind::max: e.max = *std::max_element(values.begin(), values.end()); break;
-    case ExpectationKind::info: e.note = fmt::format("recorded {}", number(mid)); break;
+    case ExpectationKind::info: e.note = fmt::format("recorded {}", number(median(values))); break;
+  }
+  if (!others.empty()) {
+    std::string list;
+    for (const auto& o : others) list += (list.empty() ? "" : ", ") + o;
+    e.note += (e.note.empty() ? "" : "; ") + std::string("also ") + list;
   }
   return e;
 }

@@ -36,6 +36,33 @@ TEST(RecordWriter, NoisyBandWidensToThreeTimesTheWorstDeviation) {
   EXPECT_DOUBLE_EQ(*e.tol, 30);
 }
 
+TEST(RecordWriter, BandAcrossGpusCoversEveryBoardWithHalfAgainTheirSpread) {
+  // Two boards, each deterministic, 8 cycles apart: centred between them, half-width
+  // 1.5 x 4 = 6, so both medians sit well inside and a third board may differ a little more.
+  const Expectation e = derive_expectation_across(probe_of(ExpectationKind::band),
+                                                  {{m(290), m(290), m(290)}, {m(282)}}, "run:a:1", {"run:b:7"});
+  EXPECT_DOUBLE_EQ(*e.value, 286);
+  EXPECT_DOUBLE_EQ(*e.tol, 6);
+  EXPECT_NE(e.note.find("4 runs on 2 GPUs, per-GPU medians 290, 282"), std::string::npos) << e.note;
+  EXPECT_NE(e.note.find("also run:b:7"), std::string::npos) << e.note;
+}
+
+TEST(RecordWriter, BandAcrossGpusAddsTheNoiseWithinABoard) {
+  const Expectation e = derive_expectation_across(probe_of(ExpectationKind::band, 0.1),
+                                                  {{m(99), m(100), m(101)}, {m(110)}}, "run:a:1");
+  EXPECT_DOUBLE_EQ(*e.value, 105);
+  EXPECT_DOUBLE_EQ(*e.tol, 11);  // 3 x 1 + 1.5 x 5 = 10.5, rounded up to two digits
+}
+
+TEST(RecordWriter, OneGpuAcrossIsTheSingleGpuRule) {
+  const Expectation a = derive_expectation(probe_of(ExpectationKind::band, 0.1), {m(500), m(510), m(490)}, "run:x:1");
+  const Expectation b =
+      derive_expectation_across(probe_of(ExpectationKind::band, 0.1), {{m(500), m(510), m(490)}}, "run:x:1");
+  EXPECT_EQ(*a.value, *b.value);
+  EXPECT_EQ(*a.tol, *b.tol);
+  EXPECT_EQ(a.note, b.note);
+}
+
 TEST(RecordWriter, FractionOfPeakKeepsAMarginBelowTheWorstRun) {
   Measurement a = m(3.0e12, "B/s"), b = m(2.9e12, "B/s");
   a.peak = b.peak = 3.35e12;

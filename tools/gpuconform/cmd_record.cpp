@@ -1,6 +1,7 @@
 // `gpuconform record`: measure this GPU and write (or extend) an expectation
 // file whose every entry cites the run record line it came from.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/record_writer.hpp"
 #include "gpuconform/run_record.hpp"
+#include "gpuconform/run_record_reader.hpp"
 
 namespace gpuconform::cli {
 namespace {
@@ -25,6 +27,7 @@ struct RecordArgs {
   bool overlay = false;
   std::string description;
   bool quick = false;
+  std::vector<std::string> from;  // run records to derive from instead of measuring
 };
 
 int count_lines(const std::string& path) {
@@ -35,7 +38,107 @@ int count_lines(const std::string& path) {
   return n;
 }
 
+// Reads the file `record` extends; false (after saying why) when it is invalid.
+bool load_existing(const std::string& out, ExpectationFile& file) {
+  file.path = out;
+  if (!fs::exists(out)) return true;
+  std::vector<Diagnostic> diags;
+  const Registry& reg = Registry::instance();
+  file = parse_expectation_file(
+      out, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
+  if (diags.empty()) return true;
+  for (const auto& d : diags) fmt::print(stderr, "{}\n", d.str());
+  fmt::print(stderr, "gpuconform record: {} is invalid; fix it or write to a new file\n", out);
+  return false;
+}
+
+void replace_entry(ExpectationFile& file, Expectation e) {
+  file.entries.erase(std::remove_if(file.entries.begin(), file.entries.end(),
+                                    [&](const Expectation& x) { return x.probe_id == e.probe_id; }),
+                     file.entries.end());
+  file.entries.push_back(std::move(e));
+}
+
+void write_file(ExpectationFile& file, const std::string& out) {
+  std::sort(file.entries.begin(), file.entries.end(),
+            [](const Expectation& a, const Expectation& b) { return a.probe_id < b.probe_id; });
+  const std::string tmp = out + ".tmp";
+  std::ofstream(tmp) << render_expectation_file(file);
+  fs::rename(tmp, out);  // atomic replace: a crash never leaves half a file
+}
+
+bool wanted(const RecordArgs& args, const std::string& id) {
+  for (const auto& g : args.probes)
+    if (glob_match(g, id)) return true;
+  return false;
+}
+
+// `record --from`: no GPU. Pools the runs of each wanted probe from run records written
+// on one or more GPUs of one architecture and SKU, one group per GPU.
+int record_from_runs(const RecordArgs& args) {
+  std::vector<RecordedRun> all;
+  try {
+    for (const auto& path : args.from) {
+      auto runs = read_run_record(path);
+      all.insert(all.end(), runs.begin(), runs.end());
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "gpuconform record: {}\n", e.what());
+    return kExitUnusable;
+  }
+  ExpectationFile file;
+  if (!load_existing(args.out, file)) return kExitUnusable;
+  const fs::path out_dir = fs::absolute(args.out).parent_path();
+  int written = 0, failures = 0;
+  for (const Probe& probe : Registry::instance().all()) {
+    if (!wanted(args, probe.id)) continue;
+    std::vector<std::string> gpus;  // in order of first appearance
+    std::vector<std::vector<Measurement>> machines;
+    std::vector<std::string> sources;  // first line of each GPU's runs
+    for (const RecordedRun& r : all) {
+      if (r.probe != probe.id) continue;
+      // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
+      std::string& scope = args.overlay ? file.sku : file.arch;
+      const std::string& run_scope = args.overlay ? r.sku : r.arch;
+      if (scope.empty()) scope = run_scope;
+      if (run_scope != scope) {
+        fmt::print(stderr, "gpuconform record: {}:{} is a run on {}; {} is for {}\n", r.file, r.line, run_scope,
+                   args.out, scope);
+        return kExitUnusable;
+      }
+      const auto at = std::find(gpus.begin(), gpus.end(), r.gpu);
+      if (at == gpus.end()) {
+        gpus.push_back(r.gpu);
+        machines.emplace_back();
+        sources.push_back(fmt::format("run:{}:{}", fs::relative(fs::absolute(r.file), out_dir).string(), r.line));
+      }
+      machines[static_cast<std::size_t>(std::find(gpus.begin(), gpus.end(), r.gpu) - gpus.begin())].push_back(
+          r.measurement);
+    }
+    if (machines.empty()) continue;
+    try {
+      replace_entry(file, derive_expectation_across(probe, machines, sources.front(),
+                                                    {sources.begin() + 1, sources.end()}));
+      ++written;
+      fmt::print("  derived  {:<44} from {} GPU(s)\n", probe.id, machines.size());
+    } catch (const std::exception& err) {
+      ++failures;
+      fmt::print("  FAILED   {:<44} {}\n", probe.id, err.what());
+    }
+  }
+  if (written == 0) {
+    fmt::print(stderr, "gpuconform record: no run of a probe matching {} in the given run records\n",
+               fmt::join(args.probes, " "));
+    return kExitUnusable;
+  }
+  if (file.description.empty()) file.description = args.description;
+  write_file(file, args.out);
+  fmt::print("wrote {} entries to {}\n", written, args.out);
+  return failures ? kExitFailed : kExitOk;
+}
+
 int record(const RecordArgs& args) {
+  if (!args.from.empty()) return record_from_runs(args);
   std::string why;
   const int count = device_count(&why);
   if (count == 0) {
@@ -48,18 +151,7 @@ int record(const RecordArgs& args) {
   }
   const DeviceInfo device = query_device(args.device);
   ExpectationFile file;
-  file.path = args.out;
-  if (fs::exists(args.out)) {  // extend: keep the entries not re-recorded now
-    std::vector<Diagnostic> diags;
-    const Registry& reg = Registry::instance();
-    file = parse_expectation_file(
-        args.out, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
-    if (!diags.empty()) {
-      for (const auto& d : diags) fmt::print(stderr, "{}\n", d.str());
-      fmt::print(stderr, "gpuconform record: {} is invalid; fix it or write to a new file\n", args.out);
-      return kExitUnusable;
-    }
-  }
+  if (!load_existing(args.out, file)) return kExitUnusable;
   if (args.overlay) file.sku = device.sku(); else file.arch = device.arch();
   if (!args.description.empty()) file.description = args.description;
   if (file.description.empty()) file.description = device.name;
@@ -76,9 +168,7 @@ int record(const RecordArgs& args) {
   fmt::print("recording on GPU {}: {} ({}, SKU {}), {} run(s) per probe\n", device.index, device.name, device.arch(),
              device.sku(), args.runs);
   for (const Probe& probe : Registry::instance().all()) {
-    bool wanted = false;
-    for (const auto& g : args.probes) wanted |= glob_match(g, probe.id);
-    if (!wanted) continue;
+    if (!wanted(args, probe.id)) continue;
     std::vector<Measurement> runs;
     int first_line = 0;
     try {
@@ -94,11 +184,7 @@ int record(const RecordArgs& args) {
         if (!first_line) first_line = line + 1;
         ++line;
       }
-      Expectation e = derive_expectation(probe, runs, fmt::format("run:{}:{}", cited, first_line));
-      file.entries.erase(std::remove_if(file.entries.begin(), file.entries.end(),
-                                        [&](const Expectation& x) { return x.probe_id == probe.id; }),
-                         file.entries.end());
-      file.entries.push_back(std::move(e));
+      replace_entry(file, derive_expectation(probe, runs, fmt::format("run:{}:{}", cited, first_line)));
       ++written;
       fmt::print("  recorded {:<44} {}\n", probe.id, runs.front().unit);
     } catch (const ProbeSkipped& s) {
@@ -108,11 +194,7 @@ int record(const RecordArgs& args) {
       fmt::print("  FAILED   {:<44} {}\n", probe.id, err.what());
     }
   }
-  std::sort(file.entries.begin(), file.entries.end(),
-            [](const Expectation& a, const Expectation& b) { return a.probe_id < b.probe_id; });
-  const std::string tmp = args.out + ".tmp";
-  std::ofstream(tmp) << render_expectation_file(file);
-  fs::rename(tmp, args.out);  // atomic replace: a crash never leaves half a file
+  write_file(file, args.out);
   fmt::print("wrote {} entries to {} (evidence: {})\n", written, args.out, evidence);
   return failures ? kExitFailed : kExitOk;
 }
@@ -131,6 +213,9 @@ Command add_record_command(CLI::App& app) {
   sub->add_flag("--overlay", args->overlay, "Write a SKU overlay ([meta] sku) instead of an architecture file");
   sub->add_option("--description", args->description, "[meta] description");
   sub->add_flag("--quick", args->quick, "Fewer repeats inside each run");
+  sub->add_option("--from", args->from,
+                  "Derive from these run records (one or more GPUs of one SKU) instead of measuring; needs no GPU")
+      ->check(CLI::ExistingFile);
   return [args] { return record(*args); };
 }
 

@@ -17,6 +17,15 @@ namespace gpuconform {
 Expectation derive_expectation(const Probe& probe, const std::vector<Measurement>& runs,
                                const std::string& source);
 
+// The same from the runs of several GPUs of one SKU (one vector of runs per GPU), so that
+// the expectation holds for the SKU and not only for the board it was recorded on. A band
+// is centred between the lowest and the highest per-GPU median, with half-width
+// max(floor, 3 x the largest deviation of a run from its own GPU's median + 1.5 x half the
+// spread of the medians); with one GPU that is the single-GPU rule. Other kinds pool all
+// runs. `others` (further run record lines) go into the note.
+Expectation derive_expectation_across(const Probe& probe, const std::vector<std::vector<Measurement>>& machines,
+                                      const std::string& source, const std::vector<std::string>& others = {});
+
 // TOML text of a whole expectation file, in the schema the loader accepts.
 std::string render_expectation_file(const ExpectationFile& file);
 
