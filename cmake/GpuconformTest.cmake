@@ -1,25 +1,30 @@
 # One place that decides how test binaries become ctest tests and labels.
-# Each gtest test runs in its own ctest process, so one GPU fault cannot
-# poison the tests after it.
 
-# CPU-only tests: label `unit`, run everywhere (CI included).
+# CPU-only tests: label `unit`, run everywhere (CI included); each gtest test is its own
+# ctest process.
 function(gpuconform_add_unit_tests target)
   gtest_discover_tests(${target}
     PROPERTIES LABELS "unit" TIMEOUT 300
     DISCOVERY_TIMEOUT 60)
 endfunction()
 
-# GPU conformance tests: one ctest label per probe family (one label only:
-# gtest discovery cannot pass a list). They run
-# serially, because a concurrent test would disturb every timing.
+# GPU conformance tests: one ctest test per probe group (latency.alu, latency.mem,
+# numeric.mma_sync, ...), labelled with its family, each one process running its
+# gtest tests (GpuconformGroupDiscovery.cmake says why). They run serially, because a
+# concurrent test would disturb every timing. One probe: run the test binary with
+# --gtest_filter, or `gpuconform run --filter ID`.
 function(gpuconform_add_gpu_tests target)
-  foreach(family latency throughput numeric topology)
-    string(SUBSTRING "${family}" 0 1 first)
-    string(TOUPPER "${first}" first)
-    string(SUBSTRING "${family}" 1 -1 rest)
-    gtest_discover_tests(${target}
-      TEST_FILTER "${first}${rest}.*"
-      PROPERTIES LABELS "${family}" RUN_SERIAL TRUE TIMEOUT 600
-      DISCOVERY_TIMEOUT 60)
-  endforeach()
+  set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_groups.cmake")
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")
+  add_custom_command(TARGET ${target} POST_BUILD
+    BYPRODUCTS "${ctest_file}"
+    COMMAND "${CMAKE_COMMAND}" -D "TEST_EXECUTABLE=$<TARGET_FILE:${target}>" -D "CTEST_FILE=${ctest_file}"
+            -D "FAMILIES=latency,throughput,numeric,topology" -D TIMEOUT=600
+            -P "${PROJECT_SOURCE_DIR}/cmake/GpuconformGroupDiscovery.cmake"
+    VERBATIM)
+  # Before the first build there is no list yet: say so instead of finding no tests.
+  file(WRITE "${include_file}"
+    "if(EXISTS \"${ctest_file}\")\n  include(\"${ctest_file}\")\n"
+    "else()\n  add_test(${target}_NOT_BUILT ${target}_NOT_BUILT)\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()

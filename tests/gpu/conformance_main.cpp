@@ -3,10 +3,16 @@
 // discovery lists the tests anywhere); on a machine without one every test
 // skips with the reason.
 //
+// ctest runs one process per probe group (cmake/GpuconformGroupDiscovery.cmake). A CUDA
+// fault that corrupts the context fails every later test of the process by name, with
+// the probe that caused it; exit code 77 (ctest: skipped) means every test skipped.
+//
 // Environment: GPUCONFORM_DEVICE (ordinal, default 0), GPUCONFORM_EXPECTATIONS
 // (directory), GPUCONFORM_OVERLAY (one extra file), GPUCONFORM_RECORD (append
 // the run record here), GPUCONFORM_QUICK=1 (fewer repeats).
 #include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
 
 #include <cstdlib>
 #include <memory>
@@ -63,6 +69,26 @@ struct Session {
   }
 };
 
+// A sticky CUDA error (illegal address, trap, ...) survives in the context: every later
+// call returns it. The probe that left it is remembered so later tests can say so.
+struct ContextHealth {
+  std::string poisoned_by;  // probe id
+  std::string error;
+
+  static ContextHealth& get() {
+    static ContextHealth health;
+    return health;
+  }
+  // Called after each probe: a failing synchronize means the context is gone.
+  void check_after(const std::string& probe) {
+    if (!poisoned_by.empty()) return;
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) return;
+    poisoned_by = probe;
+    error = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  }
+};
+
 class ConformanceTest : public testing::Test {
  public:
   explicit ConformanceTest(const Probe& probe) : probe_(probe) {}
@@ -71,9 +97,15 @@ class ConformanceTest : public testing::Test {
     const Session& s = Session::get();
     if (!s.unusable.empty()) GTEST_SKIP() << s.unusable;
     ASSERT_TRUE(s.invalid.empty()) << s.invalid;
+    ContextHealth& health = ContextHealth::get();
+    ASSERT_TRUE(health.poisoned_by.empty())
+        << "not run: the CUDA context was lost after probe " << health.poisoned_by << " (" << health.error
+        << ") earlier in this process; run this probe alone: gpuconform_gpu_tests --gtest_filter="
+        << test_suite_name(probe_) << "." << test_name(probe_) << " (or gpuconform run --filter " << probe_.id << ")";
     RunOptions options;
     options.quick = env("GPUCONFORM_QUICK") != nullptr;
     const TestResult r = run_conformance_test(probe_, *s.device, s.expectations, options);
+    health.check_after(probe_.id);
     RecordProperty("probe", probe_.id);
     RecordProperty("verdict", outcome_name(r.verdict.outcome));
     RecordProperty("reason", r.verdict.reason);
@@ -105,5 +137,10 @@ int main(int argc, char** argv) {
                           nullptr, probe.id.c_str(), __FILE__, __LINE__,
                           [&probe]() -> testing::Test* { return new gpuconform::ConformanceTest(probe); });
   }
-  return RUN_ALL_TESTS();
+  const int status = RUN_ALL_TESTS();
+  const testing::UnitTest& all = *testing::UnitTest::GetInstance();
+  // Nothing ran and nothing failed (no GPU, or no expectation for any probe selected):
+  // ctest's SKIP_RETURN_CODE, so a group of skips is reported as skipped, not passed.
+  if (status == 0 && all.successful_test_count() == 0 && all.skipped_test_count() > 0) return 77;
+  return status;
 }

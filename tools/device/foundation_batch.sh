@@ -33,7 +33,7 @@ source = "cite:doctored expectation for the acceptance check"
 TOML
 "$G" run --overlay /tmp/doctored.toml --record "$R/doctored.jsonl" --junit "$R/doctored.xml"; echo "doctored exit: $?"
 echo "== ctest (GPU labels)"
-ctest --test-dir "$B" -LE unit -R "alu_fma_rn_f32|Throughput|Numeric" --output-junit "$R/ctest-gpu.xml" 2>&1 | tail -15
+ctest --test-dir "$B" -LE unit -R "latency.alu|throughput|numeric" --output-junit "$R/ctest-gpu.xml" 2>&1 | tail -15
 echo "== FP8 mma.sync lowering on sm_90a"
 nvcc -gencode=arch=compute_90a,code=sm_90a -cubin -o /tmp/fp8.cubin tools/device/fp8_mma_lowering.cu &&
   cuobjdump --dump-sass /tmp/fp8.cubin > "$R/fp8_mma_sass.txt" &&

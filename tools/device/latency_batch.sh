@@ -67,21 +67,28 @@ python3 -c "print(f'warm-up {$(date +%s.%N)-$start:.1f} s')"
 
 echo "== ctest -L latency (timed)"
 start=$(date +%s.%N)
-ctest --test-dir "$B" -L latency --output-junit "$R/ctest-latency.xml" > "$R/ctest-latency.txt" 2>&1
+ctest --test-dir "$B" -L latency -V --output-junit "$R/ctest-latency.xml" > "$R/ctest-latency.txt" 2>&1
 rc=$?
 end=$(date +%s.%N)
-tail -25 "$R/ctest-latency.txt"
+grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|Total Test time" "$R/ctest-latency.txt"
 echo "ctest -L latency exit $rc, wall $(python3 -c "print(f'{$end-$start:.1f}')") s"
 python3 - "$R/ctest-latency.txt" <<'PY'
+# ctest runs one process per probe group; -V keeps each group's gtest lines.
 import re, sys
-times = []
+groups, ok, failed, skipped = [], 0, [], 0
 for line in open(sys.argv[1]):
     m = re.search(r"Test +#\d+: (\S+) \.+\**\s*(\w+)\s+([\d.]+) sec", line)
     if m:
-        times.append((float(m.group(3)), m.group(1), m.group(2)))
-print(f"{len(times)} tests, sum of per-test times {sum(t for t, _, _ in times):.1f} s")
-for t, name, status in sorted(times, reverse=True)[:10]:
-    print(f"slowest: {t:6.2f} s  {status:8s} {name}")
+        groups.append((float(m.group(3)), m.group(1), m.group(2)))
+    if re.search(r"\[       OK \] Latency\.", line): ok += 1
+    if re.search(r"\[  SKIPPED \] Latency\.\S+ \(", line): skipped += 1
+    f = re.search(r"\[  FAILED  \] (Latency\.\S+) \(", line)
+    if f: failed.append(f.group(1))
+print(f"{len(groups)} ctest groups, sum {sum(t for t, _, _ in groups):.1f} s; gtest tests: {ok} passed, {len(failed)} failed, {skipped} skipped")
+for t, name, status in sorted(groups, reverse=True):
+    print(f"group: {t:6.2f} s  {status:8s} {name}")
+for name in failed:
+    print("FAILED", name)
 PY
 echo "== SASS of the timed regions (whole binary, sm_90a)"
 command -v cuobjdump >/dev/null && cuobjdump --dump-sass --gpu-architecture sm_90a "$G" > "$R/sass_sm90a.txt" 2>&1
