@@ -159,4 +159,20 @@ TwoMeans two_means(const std::vector<double>& values) {
   return r;
 }
 
+bool shows_partitions(const TwoMeans& split, double min_ratio) {
+  const double n = static_cast<double>(split.low_count + split.high_count);
+  return split.separation >= 4 && split.low_count >= 0.1 * n && split.high_count >= 0.1 * n &&
+         split.high >= min_ratio * split.low;
+}
+
+std::optional<std::size_t> best_partition_trial(const std::vector<PartitionTrial>& trials) {
+  std::optional<std::size_t> best;
+  for (std::size_t i = 0; i < trials.size(); ++i) {
+    const TwoMeans& s = trials[i].split;
+    if (!shows_partitions(s)) continue;
+    if (!best || s.high - s.low > trials[*best].split.high - trials[*best].split.low) best = i;
+  }
+  return best;
+}
+
 }  // namespace gpuconform::chase

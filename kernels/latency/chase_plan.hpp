@@ -68,4 +68,21 @@ struct TwoMeans {
 };
 TwoMeans two_means(const std::vector<double>& values);
 
+// Whether a split of per-line L2 latencies shows two partitions and not the
+// sub-levels inside one: clean (centres >= 4 pooled deviations apart, each side
+// >= 10% of the values) and the far centre at least `min_ratio` times the near
+// one (published H100 sub-levels differ by about 10%, partitions by 1.6-1.9x).
+bool shows_partitions(const TwoMeans& split, double min_ratio = 1.3);
+
+// One trial of the L2 partition search: first-touch latencies from the probing
+// SM after SM `warmer` alone brought the lines into L2.
+struct PartitionTrial {
+  int warmer = -1;
+  TwoMeans split;
+};
+
+// The trial with the widest split among those that show two partitions;
+// nullopt when none does.
+std::optional<std::size_t> best_partition_trial(const std::vector<PartitionTrial>& trials);
+
 }  // namespace gpuconform::chase

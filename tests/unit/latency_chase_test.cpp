@@ -145,5 +145,37 @@ TEST(TwoMeans, ReportsNoSeparationForOneCluster) {
   EXPECT_THROW(two_means({1.0}), std::invalid_argument);
 }
 
+// Per-line samples: `near` lines around `a`, the rest around `b` (cycles).
+std::vector<double> two_levels(double a, double b, int near, int far, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> x(a, 3), y(b, 5);
+  std::vector<double> v;
+  for (int i = 0; i < near; ++i) v.push_back(x(rng));
+  for (int i = 0; i < far; ++i) v.push_back(y(rng));
+  return v;
+}
+
+TEST(L2Partitions, SubLevelsOfOnePartitionAreNotTwoPartitions) {
+  // What the first H100 runs showed when SM 0 itself had warmed every line: two clean
+  // clusters 24 cycles apart, both near hits.
+  const TwoMeans sub = two_means(two_levels(259, 283, 2140, 1956, 7));
+  EXPECT_GT(sub.separation, 4);
+  EXPECT_FALSE(shows_partitions(sub));
+  EXPECT_TRUE(shows_partitions(two_means(two_levels(265, 475, 2000, 2096, 8))));
+  // 99% near: clean and wide, but too few far lines to be a partition.
+  EXPECT_FALSE(shows_partitions(two_means(two_levels(265, 475, 4050, 46, 9))));
+}
+
+TEST(L2Partitions, TheWidestPartitionSplitWins) {
+  const std::vector<PartitionTrial> trials = {
+      {16, two_means(two_levels(259, 283, 2000, 2096, 10))},  // warmer beside SM 0: replicas near
+      {66, two_means(two_levels(262, 470, 2050, 2046, 11))},  // warmer across: far hits
+      {99, two_means(two_levels(262, 430, 2050, 2046, 12))},
+  };
+  ASSERT_EQ(best_partition_trial(trials), std::optional<std::size_t>(1));
+  EXPECT_EQ(best_partition_trial({trials[0]}), std::nullopt);
+  EXPECT_EQ(best_partition_trial({}), std::nullopt);
+}
+
 }  // namespace
 }  // namespace gpuconform::chase
