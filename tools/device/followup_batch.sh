@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One call on a GPU node for what the earlier sessions left open:
+#   1. record the probes that have no sm_90 entry yet (the L2 near/far split with its
+#      first-touch method, the FP8 mma.sync numeric probes), 10 runs each, into
+#      expectations/sm_90.toml with evidence;
+#   2. `gpuconform run` of everything against the committed expectations, with a run
+#      record: on a board not seen before, a further input for `record --from`;
+#   3. the ctest `latency` label, timed, after one untimed warm-up of the SASS cache.
+# Results land in $OUT/followup.tgz and $OUT/log.txt.
+# Usage: tools/device/followup_batch.sh BUILD_DIR [RUNS]
+. "$(dirname "$0")/prelude.sh" "${1:-}" log.txt
+RUNS=${2:-10}
+R=$OUT/followup
+mkdir -p "$R"
+G="$B/bin/gpuconform"
+T="$B/tests/gpuconform_gpu_tests"
+[ -x "$G" ] || { echo "no $G: build first (or stage it with tools/device/stage_build.sh)"; exit 2; }
+export GPUCONFORM_SASS_CACHE=${GPUCONFORM_SASS_CACHE:-$OUT/sass-cache}
+export GPUCONFORM_EXPECTATIONS="$PWD/expectations"
+
+echo "== device"
+nvidia-smi --query-gpu=name,pci.device_id,pci.sub_device_id,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu,persistence_mode --format=csv
+
+echo "== record what has no entry ($RUNS runs)"
+start=$(date +%s)
+"$G" record --out expectations/sm_90.toml --runs "$RUNS" \
+  --probe 'latency.mem.l2_near' --probe 'latency.mem.l2_far' --probe 'latency.mem.l2_far_fraction' \
+  --probe 'numeric.mma_sync.m16n8k32.*'
+echo "record exit: $? after $(( $(date +%s) - start )) s"
+"$G" lint expectations/sm_90.toml; echo "lint exit: $?"
+cp expectations/sm_90.toml "$R/"
+EVIDENCE=$(ls -t expectations/evidence/sm_90-*.jsonl | head -1)  # the file record appended to
+cp "$EVIDENCE" "$R/"
+# The split and every warming SM tried, for the closing note.
+python3 - "$EVIDENCE" <<'PY'
+import json, sys
+seen = set()
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    notes = r.get("measured", {}).get("notes", {})
+    if r["probe"].startswith("latency.mem.l2_") and r["probe"] not in seen:
+        seen.add(r["probe"])
+        print(r["probe"], r["measured"]["value"], "|", notes.get("split", ""), "|", notes.get("warming_trials", "")[:600])
+PY
+
+echo "== run everything against the committed expectations"
+start=$(date +%s)
+"$G" run --record "$R/run.jsonl" --junit "$R/run.xml" > "$R/run.txt" 2>&1
+echo "run exit: $? after $(( $(date +%s) - start )) s"
+grep -E "^(fail|warn) " "$R/run.txt" | head -40
+tail -3 "$R/run.txt"
+
+echo "== ctest -L latency (timed, SASS cache warmed first)"
+"$T" --gtest_filter='Latency.alu_fma_rn_f32' > /dev/null 2>&1
+start=$(date +%s.%N)
+ctest --test-dir "$B" -L latency -V --output-junit "$R/ctest-latency.xml" > "$R/ctest-latency.txt" 2>&1
+rc=$?
+end=$(date +%s.%N)
+grep -E "^ *[0-9]+/[0-9]+ Test|tests passed|Total Test time" "$R/ctest-latency.txt"
+echo "ctest -L latency exit $rc, wall $(python3 -c "print(f'{$end-$start:.1f}')") s"
+echo "gtest tests: $(grep -c '\[       OK \] Latency\.' "$R/ctest-latency.txt") passed," \
+     "$(grep -cE '\[  FAILED  \] Latency\.\S+ \(' "$R/ctest-latency.txt") failed," \
+     "$(grep -cE '\[  SKIPPED \] Latency\.\S+ \(' "$R/ctest-latency.txt") skipped"
+
+tar -C "$OUT" -czf "$OUT/followup.tgz" followup log.txt
+echo "wrote $OUT/followup.tgz"
