@@ -114,12 +114,16 @@ __global__ void __launch_bounds__(kChaseThreads) chase_kernel(ChaseArgs a) {
   long long t0, t1;
   if constexpr (Trace) {
     __shared__ unsigned trace_s[kMaxTrace];
+    __shared__ unsigned last_s;
     const int n = a.timed_hops < kMaxTrace ? a.timed_hops : kMaxTrace;
     t0 = gc_clock64();
     for (int i = 0; i < n; ++i) {
       const long long s = gc_clock64();
       p = load_next<L>(p);
-      trace_s[i] = static_cast<unsigned>(p);  // the store waits for the load
+      // The volatile store waits for the load, and the clock read after it issues only
+      // then: hop i's time is hop i's load. (A plain store into trace_s[i], overwritten
+      // just below, was dropped by the compiler, and each hop timed the previous load.)
+      *static_cast<volatile unsigned*>(&last_s) = static_cast<unsigned>(p);
       trace_s[i] = static_cast<unsigned>(gc_clock64() - s);
     }
     t1 = gc_clock64();

@@ -81,8 +81,8 @@ for line in open(sys.argv[1]):
     if m:
         groups.append((float(m.group(3)), m.group(1), m.group(2)))
     if re.search(r"\[       OK \] Latency\.", line): ok += 1
-    if re.search(r"\[  SKIPPED \] Latency\.\S+ \(", line): skipped += 1
-    f = re.search(r"\[  FAILED  \] (Latency\.\S+) \(", line)
+    if re.search(r"\[  SKIPPED \] Latency\.\S+.* \(\d+ ms\)", line): skipped += 1
+    f = re.search(r"\[  FAILED  \] (Latency\.[^ ,]+)[ ,].*\(\d+ ms\)", line)
     if f: failed.append(f.group(1))
 print(f"{len(groups)} ctest groups, sum {sum(t for t, _, _ in groups):.1f} s; gtest tests: {ok} passed, {len(failed)} failed, {skipped} skipped")
 for t, name, status in sorted(groups, reverse=True):

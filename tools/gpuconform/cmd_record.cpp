@@ -28,6 +28,7 @@ struct RecordArgs {
   std::string description;
   bool quick = false;
   std::vector<std::string> from;  // run records to derive from instead of measuring
+  bool missing = false;           // only probes the file has no entry for
 };
 
 int count_lines(const std::string& path) {
@@ -169,6 +170,9 @@ int record(const RecordArgs& args) {
              device.sku(), args.runs);
   for (const Probe& probe : Registry::instance().all()) {
     if (!wanted(args, probe.id)) continue;
+    if (args.missing && std::any_of(file.entries.begin(), file.entries.end(),
+                                    [&](const Expectation& e) { return e.probe_id == probe.id; }))
+      continue;
     std::vector<Measurement> runs;
     int first_line = 0;
     try {
@@ -216,6 +220,7 @@ Command add_record_command(CLI::App& app) {
   sub->add_option("--from", args->from,
                   "Derive from these run records (one or more GPUs of one SKU) instead of measuring; needs no GPU")
       ->check(CLI::ExistingFile);
+  sub->add_flag("--missing", args->missing, "Only the matching probes that have no entry in --out yet");
   return [args] { return record(*args); };
 }
 
