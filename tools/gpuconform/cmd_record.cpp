@@ -29,6 +29,7 @@ struct RecordArgs {
   bool quick = false;
   std::vector<std::string> from;  // run records to derive from instead of measuring
   bool missing = false;           // only probes the file has no entry for
+  std::vector<std::string> gpus;  // --from: only runs of boards whose UUID starts so
 };
 
 int count_lines(const std::string& path) {
@@ -98,6 +99,9 @@ int record_from_runs(const RecordArgs& args) {
     std::vector<std::string> sources;  // first line of each GPU's runs
     for (const RecordedRun& r : all) {
       if (r.probe != probe.id) continue;
+      if (!args.gpus.empty() && std::none_of(args.gpus.begin(), args.gpus.end(),
+                                             [&](const std::string& g) { return r.gpu.rfind(g, 0) == 0; }))
+        continue;
       // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
       std::string& scope = args.overlay ? file.sku : file.arch;
       const std::string& run_scope = args.overlay ? r.sku : r.arch;
@@ -221,6 +225,8 @@ Command add_record_command(CLI::App& app) {
                   "Derive from these run records (one or more GPUs of one SKU) instead of measuring; needs no GPU")
       ->check(CLI::ExistingFile);
   sub->add_flag("--missing", args->missing, "Only the matching probes that have no entry in --out yet");
+  sub->add_option("--gpu", args->gpus,
+                  "With --from: only runs of the boards whose UUID starts with one of these (e.g. GPU-4250cf40)");
   return [args] { return record(*args); };
 }
 
