@@ -13,11 +13,6 @@
 RUNS=${2:-10}
 R=$OUT/followup
 mkdir -p "$R"
-G="$B/bin/gpuconform"
-T="$B/tests/gpuconform_gpu_tests"
-[ -x "$G" ] || { echo "no $G: build first (or stage it with tools/device/stage_build.sh)"; exit 2; }
-export GPUCONFORM_SASS_CACHE=${GPUCONFORM_SASS_CACHE:-$OUT/sass-cache}
-export GPUCONFORM_EXPECTATIONS="$PWD/expectations"
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,pci.sub_device_id,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu,persistence_mode --format=csv

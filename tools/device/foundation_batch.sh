@@ -5,7 +5,6 @@
 RUNS=${2:-5}
 R=$OUT/r
 mkdir -p "$R"
-G="$B/bin/gpuconform"
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,pci.sub_device_id,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit,temperature.gpu,persistence_mode --format=csv

@@ -9,13 +9,6 @@
 RUNS=${2:-10}
 R=$OUT/latency
 mkdir -p "$R"
-G="$B/bin/gpuconform"
-T="$B/tests/gpuconform_gpu_tests"
-[ -x "$G" ] || { echo "no $G: build first (or stage it with tools/device/stage_build.sh)"; exit 2; }
-# One disassembly per binary, shared by all test processes (harness/src/sass.cpp).
-export GPUCONFORM_SASS_CACHE=${GPUCONFORM_SASS_CACHE:-$OUT/sass-cache}
-# ctest and the CLI read the file this batch records, wherever the build was made.
-export GPUCONFORM_EXPECTATIONS="$PWD/expectations"
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu,persistence_mode,clocks_throttle_reasons.active --format=csv

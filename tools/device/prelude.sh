@@ -1,5 +1,6 @@
 # Sourced by the batch scripts: the steps every GPU-node batch starts with.
-# Usage: . tools/device/prelude.sh BUILD_DIR LOG_NAME   (sets B, OUT; logs to $OUT/LOG_NAME)
+# Usage: . tools/device/prelude.sh BUILD_DIR LOG_NAME
+# Sets B (build), OUT, G (the CLI) and T (the GPU test binary); logs to $OUT/LOG_NAME.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 B=${1:?usage: BATCH.sh BUILD_DIR [...]}
@@ -12,3 +13,10 @@ if [ -d ".carry/$B" ]; then
   mv ".carry/$B" "$B"
 fi
 exec > >(tee "$OUT/$2") 2>&1
+G="$B/bin/gpuconform"
+T="$B/tests/gpuconform_gpu_tests"
+[ -x "$G" ] || { echo "no $G: build first (or stage it with tools/device/stage_build.sh)"; exit 2; }
+# One disassembly per binary, shared by all test processes (harness/src/sass.cpp).
+export GPUCONFORM_SASS_CACHE=${GPUCONFORM_SASS_CACHE:-$OUT/sass-cache}
+# ctest and the CLI read the files in this checkout, wherever the build was made.
+export GPUCONFORM_EXPECTATIONS="$PWD/expectations"
