@@ -47,6 +47,11 @@ std::vector<RecordedRun> read_run_record(const std::string& path) {
       r.sku = d.value("sku", std::string());
       r.gpu = d.value("uuid", std::string());
       if (r.gpu.empty()) r.gpu = d.value("pci_bus_id", std::string());
+      r.gpu_name = d.value("name", std::string());
+      r.driver = d.value("driver", std::string());
+      r.cuda_runtime = d.value("cuda_runtime_version", 0);
+      if (j.contains("suite")) r.suite_commit = j.at("suite").value("commit", std::string());
+      r.verdict = j.value("verdict", std::string());
       r.measurement = measurement_from_json(j.at("measured"));
       out.push_back(std::move(r));
     } catch (const nlohmann::json::exception& e) {

@@ -18,5 +18,6 @@ Command add_record_command(CLI::App& app);
 Command add_lint_command(CLI::App& app);
 Command add_list_command(CLI::App& app);
 Command add_vectors_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 }  // namespace gpuconform::cli

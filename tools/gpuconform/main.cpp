@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
       {"lint", add_lint_command(app)},
       {"list", add_list_command(app)},
       {"vectors", add_vectors_command(app)},
+      {"compare", add_compare_command(app)},
   };
   try {
     app.parse(argc, argv);

@@ -1,6 +1,6 @@
 #pragma once
 // Reading run records back (the JSONL that `run` and `record` write): what `record --from`
-// derives expectations from, without a GPU.
+// derives expectations from and `compare` compares, without a GPU.
 #include <string>
 #include <vector>
 
@@ -14,6 +14,9 @@ struct RecordedRun {
   int line = 0;      // 1-based
   std::string probe;
   std::string arch, sku, gpu;  // gpu: the board's UUID (PCI bus id when the UUID is empty)
+  std::string gpu_name, driver, suite_commit;
+  int cuda_runtime = 0;
+  std::string verdict;  // pass, fail, warn, recorded, ...
   Measurement measurement;
 };
 
