@@ -16,14 +16,11 @@
 #ifndef GPUCONFORM_VERSION
 #define GPUCONFORM_VERSION "unknown"
 #endif
-#ifndef GPUCONFORM_GIT_COMMIT
-#define GPUCONFORM_GIT_COMMIT "unknown"
-#endif
 
 namespace gpuconform {
 
 const char* suite_version() { return GPUCONFORM_VERSION; }
-const char* suite_git_commit() { return GPUCONFORM_GIT_COMMIT; }
+// suite_git_commit(): suite_commit.cpp, generated at build time (harness/CMakeLists.txt).
 
 std::string utc_timestamp() {
   std::time_t now = std::time(nullptr);
