@@ -21,11 +21,7 @@ struct CompareArgs {
 std::vector<RecordedRun> wanted_runs(const std::string& path, const std::vector<std::string>& globs) {
   std::vector<RecordedRun> out;
   for (RecordedRun& r : read_run_record(path))
-    for (const auto& g : globs)
-      if (glob_match(g, r.probe)) {
-        out.push_back(std::move(r));
-        break;
-      }
+    if (glob_match_any(globs, r.probe)) out.push_back(std::move(r));
   return out;
 }
 

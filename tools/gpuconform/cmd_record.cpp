@@ -69,12 +69,6 @@ void write_file(ExpectationFile& file, const std::string& out) {
   fs::rename(tmp, out);  // atomic replace: a crash never leaves half a file
 }
 
-bool wanted(const RecordArgs& args, const std::string& id) {
-  for (const auto& g : args.probes)
-    if (glob_match(g, id)) return true;
-  return false;
-}
-
 // `record --from`: no GPU. Pools the runs of each wanted probe from run records written
 // on one or more GPUs of one architecture and SKU, one group per GPU.
 int record_from_runs(const RecordArgs& args) {
@@ -93,7 +87,7 @@ int record_from_runs(const RecordArgs& args) {
   const fs::path out_dir = fs::absolute(args.out).parent_path();
   int written = 0, failures = 0;
   for (const Probe& probe : Registry::instance().all()) {
-    if (!wanted(args, probe.id)) continue;
+    if (!glob_match_any(args.probes, probe.id)) continue;
     std::vector<std::string> gpus;  // in order of first appearance
     std::vector<std::vector<Measurement>> machines;
     std::vector<std::string> sources;  // first line of each GPU's runs
@@ -112,13 +106,13 @@ int record_from_runs(const RecordArgs& args) {
         return kExitUnusable;
       }
       const auto at = std::find(gpus.begin(), gpus.end(), r.gpu);
+      const auto index = static_cast<std::size_t>(at - gpus.begin());
       if (at == gpus.end()) {
         gpus.push_back(r.gpu);
         machines.emplace_back();
         sources.push_back(fmt::format("run:{}:{}", fs::relative(fs::absolute(r.file), out_dir).string(), r.line));
       }
-      machines[static_cast<std::size_t>(std::find(gpus.begin(), gpus.end(), r.gpu) - gpus.begin())].push_back(
-          r.measurement);
+      machines[index].push_back(r.measurement);
     }
     if (machines.empty()) continue;
     try {
@@ -173,7 +167,7 @@ int record(const RecordArgs& args) {
   fmt::print("recording on GPU {}: {} ({}, SKU {}), {} run(s) per probe\n", device.index, device.name, device.arch(),
              device.sku(), args.runs);
   for (const Probe& probe : Registry::instance().all()) {
-    if (!wanted(args, probe.id)) continue;
+    if (!glob_match_any(args.probes, probe.id)) continue;
     if (args.missing && std::any_of(file.entries.begin(), file.entries.end(),
                                     [&](const Expectation& e) { return e.probe_id == probe.id; }))
       continue;

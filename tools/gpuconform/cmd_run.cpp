@@ -22,12 +22,6 @@ struct RunArgs {
   bool quick = false;
 };
 
-bool selected(const std::string& id, const std::vector<std::string>& filters) {
-  for (const auto& f : filters)
-    if (glob_match(f, id)) return true;
-  return false;
-}
-
 int run(const RunArgs& args) {
   std::string why;
   const int count = device_count(&why);
@@ -59,7 +53,7 @@ int run(const RunArgs& args) {
     print_device_header(device, expectations);
     std::vector<const Probe*> probes;
     for (const Probe& p : Registry::instance().all())
-      if (selected(p.id, args.filters)) probes.push_back(&p);
+      if (glob_match_any(args.filters, p.id)) probes.push_back(&p);
     std::vector<TestResult> results;
     for (const Probe* probe : probes) {
       results.push_back(run_conformance_test(*probe, device, expectations, RunOptions{args.quick}));

@@ -125,6 +125,8 @@ std::string default_expectations_dir();
 
 // True when `text` matches the glob `pattern` ('*' any run, '?' one char).
 bool glob_match(std::string_view pattern, std::string_view text);
+// True when `text` matches at least one of `patterns`.
+bool glob_match_any(const std::vector<std::string>& patterns, std::string_view text);
 
 // The closest candidate by edit distance, or "" when none is close.
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
