@@ -42,6 +42,9 @@ struct Expectation {
   std::string unit;
   std::string source;                  // "run:<path>:<line>" or "cite:<reference>"
   std::string note;
+  // Wall seconds the probe took when it was recorded (largest over the evidence);
+  // the runner's default per-probe time limit is derived from it.
+  std::optional<double> seconds;
   std::vector<std::string> sass;       // SASS opcodes that must appear in the timed code
   Location where;                      // the entry's table header
 

@@ -1,0 +1,85 @@
+#pragma once
+// The GPU's state as NVML reports it, read at run time: NVML is loaded with
+// dlopen("libnvidia-ml.so.1"), which every driver installs, so the suite needs
+// no NVML header or library at build time and still runs (with the reason
+// recorded) where NVML is absent.
+//
+// Two uses: a snapshot before and after each GPU's run goes into the run
+// record; a watch around each probe notices what disturbed its measurement
+// (another process on the GPU, a clock-event/throttle reason), so that a
+// latency or throughput failure measured under disturbance becomes a warning
+// that names the cause instead of a failure of the part.
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpuconform/device_info.hpp"
+#include "gpuconform/probe.hpp"
+#include "gpuconform/verdict.hpp"
+
+namespace gpuconform {
+
+struct GpuProcess {
+  unsigned pid = 0;
+  unsigned long long used_memory_bytes = 0;  // 0 when NVML cannot say
+  std::string name;                          // from /proc/<pid>/comm where readable
+};
+
+// One reading. Fields NVML could not give stay at their defaults and the
+// reason goes into `unavailable` (field name -> NVML error text).
+struct GpuState {
+  bool nvml = false;          // NVML loaded and the device found
+  std::string nvml_error;     // why not, when !nvml
+  std::string time;           // UTC, utc_timestamp()
+  unsigned sm_clock_mhz = 0, sm_clock_max_mhz = 0;
+  unsigned mem_clock_mhz = 0, mem_clock_max_mhz = 0;
+  unsigned long long clock_event_reasons = 0;      // NVML bit mask
+  std::vector<std::string> clock_event_names;      // decoded, idle excluded
+  std::vector<GpuProcess> other_processes;         // compute processes other than this one
+  int ecc_current = -1, ecc_pending = -1;          // 1 on, 0 off, -1 unknown
+  int remapped_rows_pending = -1, remapped_rows_failed = -1;  // -1 unknown
+  int mig_current = -1;                            // 1 enabled, 0 disabled, -1 unknown
+  int temperature_c = -1;
+  double power_w = -1, power_limit_w = -1;
+  nlohmann::json unavailable = nlohmann::json::object();
+
+  nlohmann::json to_json() const;
+};
+
+// Reads the state of `device` (matched by UUID, else PCI bus id). Never throws:
+// without NVML the result has nvml == false and the reason.
+GpuState read_gpu_state(const DeviceInfo& device);
+
+// What disturbed a measurement: empty when nothing did.
+struct Disturbance {
+  std::vector<std::string> reasons;  // "another process used the GPU: pid 4242 (spin)", "clock event: sw_power_cap"
+  bool any() const { return !reasons.empty(); }
+  std::string text() const;          // reasons joined with "; "
+  nlohmann::json to_json() const;
+};
+
+// Watches one GPU while a probe runs: polls NVML from a background thread
+// (other compute processes, clock-event reasons other than idle) and compares
+// NVML's violation counters before and after. Cheap when NVML is absent (no thread).
+class StateWatch {
+ public:
+  explicit StateWatch(const DeviceInfo& device);
+  ~StateWatch();
+  StateWatch(const StateWatch&) = delete;
+  StateWatch& operator=(const StateWatch&) = delete;
+  void start();
+  Disturbance stop();   // idempotent; what was seen since start()
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A failed latency, throughput or topology verdict measured under disturbance
+// becomes a warning naming the disturbance; every other verdict is unchanged
+// (numeric results do not depend on load, and a pass stays a pass).
+Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance);
+
+}  // namespace gpuconform
