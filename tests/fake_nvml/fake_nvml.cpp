@@ -7,9 +7,11 @@
 //                              (fake_nvml_set_pids replaces it while threads poll: setenv is not thread-safe)
 //   FAKE_NVML_CLOCK_EVENTS     clock-event bit mask (strtoull base 0: "0x4")
 //   FAKE_NVML_POWER_VIOLATION_NS_PER_CALL  what each power-violation reading adds
-// The GPU is "GPU-fake" (or PCI bus id 00000000:01:00.0). Built twice: as the
-// current NVML, and with FAKE_NVML_LEGACY as an older driver's (only
-// ...ClocksThrottleReasons, ..._v2 processes, no remapped rows, no violation counters).
+// The GPU is "GPU-fake" (or PCI bus id 00000000:01:00.0). Built three times: as
+// the current NVML; with FAKE_NVML_LEGACY as an older driver's (only
+// ...ClocksThrottleReasons, ..._v2 processes, no remapped rows, no violation
+// counters); with FAKE_NVML_CC_RECORD as an R530-era driver's, whose _v3
+// process records carry usedGpuCcProtectedMemory (32 bytes each).
 #include <unistd.h>
 
 #include <atomic>
@@ -24,13 +26,20 @@ struct Dummy {} gpu;
 using Device = Dummy*;
 std::atomic<unsigned long long> power_violation_ns{0};
 
-// nvmlProcessInfo_v2_t layout: 24 bytes.
+// nvmlProcessInfo_v2_t layout: 24 bytes (32 with the R530-era CC field).
 struct ProcessInfo {
   unsigned pid;
   unsigned long long usedGpuMemory;
   unsigned gpuInstanceId, computeInstanceId;
+#ifdef FAKE_NVML_CC_RECORD
+  unsigned long long usedGpuCcProtectedMemory;
+#endif
 };
+#ifdef FAKE_NVML_CC_RECORD
+static_assert(sizeof(ProcessInfo) == 32, "R530-era nvmlProcessInfo_t is 32 bytes");
+#else
 static_assert(sizeof(ProcessInfo) == 24, "nvmlProcessInfo_v2_t is 24 bytes");
+#endif
 
 unsigned long long env_number(const char* name, unsigned long long fallback) {
   const char* v = std::getenv(name);
@@ -66,7 +75,12 @@ int processes(Device, unsigned* count, ProcessInfo* infos) {
   const unsigned room = *count;
   *count = static_cast<unsigned>(pids.size());
   if (pids.size() > room) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
-  for (std::size_t i = 0; i < pids.size(); ++i) infos[i] = {pids[i], (i + 1) << 20, 0xFFFFFFFFu, 0xFFFFFFFFu};
+  for (std::size_t i = 0; i < pids.size(); ++i) {
+    infos[i] = ProcessInfo{};
+    infos[i].pid = pids[i];
+    infos[i].usedGpuMemory = (i + 1) << 20;
+    infos[i].gpuInstanceId = infos[i].computeInstanceId = 0xFFFFFFFFu;  // not MIG
+  }
   return 0;
 }
 }  // namespace
@@ -127,7 +141,11 @@ int nvmlDeviceGetCurrentClocksEventReasons(Device, unsigned long long* mask) {
 int nvmlDeviceGetComputeRunningProcesses_v3(Device d, unsigned* count, ProcessInfo* infos) {
   return processes(d, count, infos);
 }
+#ifdef FAKE_NVML_CC_RECORD
+int nvmlDeviceGetConfComputeMemSizeInfo() { return 3; }  // without ...DetailList: 32-byte records
+#else
 int nvmlDeviceGetRunningProcessDetailList() { return 3; }  // present in current drivers: 24-byte records
+#endif
 int nvmlDeviceGetRemappedRows(Device, unsigned* corr, unsigned* unc, unsigned* pending, unsigned* failed) {
   *corr = 0, *unc = 0, *pending = 1, *failed = 0;
   return 0;

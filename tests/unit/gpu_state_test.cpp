@@ -145,6 +145,16 @@ TEST_F(GpuStateNvml, OlderDriverEntryPointsAreUsedAndMissingOnesRecorded) {
                                                  "clock event: hw_thermal_slowdown"}));
 }
 
+TEST_F(GpuStateNvml, ProcessRecordsOfTheR530EraLayoutAreReadAtTheirStride) {
+  setenv("FAKE_NVML_PIDS", "4194305,4194306,self", 1);
+  use(GPUCONFORM_FAKE_NVML_CC_RECORD);
+  const GpuState s = read_gpu_state(fake_gpu());
+  ASSERT_EQ(s.other_processes.size(), 2u) << s.to_json().dump();
+  EXPECT_EQ(s.other_processes[0].pid, 4194305u);
+  EXPECT_EQ(s.other_processes[1].pid, 4194306u);
+  EXPECT_EQ(s.other_processes[1].used_memory_bytes, 2u << 20);
+}
+
 TEST_F(GpuStateNvml, SnapshotJsonHasEveryField) {
   setenv("FAKE_NVML_PIDS", std::to_string(kUnnamedPid).c_str(), 1);
   setenv("FAKE_NVML_CLOCK_EVENTS", "0x4", 1);
@@ -205,7 +215,7 @@ TEST_F(GpuStateNvml, WatchSeesNothingOnAQuietGpu) {
 TEST_F(GpuStateNvml, OwnProcessesRegisteredByTheRunnerAreNotDisturbance) {
   // Registration lasts for the process: a pid no other test (or repetition) uses.
   static unsigned runs = 0;
-  const unsigned worker = kUnnamedPid + 1 + runs++;
+  const unsigned worker = kUnnamedPid + 1000 + runs++;
   setenv("FAKE_NVML_PIDS", std::to_string(worker).c_str(), 1);
   use(GPUCONFORM_FAKE_NVML);
   StateWatch before(fake_gpu());
