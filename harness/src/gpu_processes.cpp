@@ -25,6 +25,25 @@ void add_own_process(unsigned pid) {
 }
 
 namespace detail {
+namespace {
+
+bool visible_here(unsigned pid) { return access(("/proc/" + std::to_string(pid)).c_str(), F_OK) == 0; }
+
+// NVML reports pids of the host's pid namespace. In a container with its own
+// pid namespace this process appears under a pid that is not getpid() and is
+// not visible in our /proc. When NVML did not list getpid() and exactly one
+// listed pid is invisible here, that one is taken to be this process (seen
+// from outside) and dropped; with several invisible pids, one of which is
+// this process, all stay, so a disturbance is over- rather than under-reported.
+void drop_this_process_seen_from_another_namespace(std::vector<GpuProcess>& others, bool listed_this_process) {
+  if (listed_this_process) return;
+  std::size_t invisible = 0, where = 0;
+  for (std::size_t i = 0; i < others.size(); ++i)
+    if (!visible_here(others[i].pid)) ++invisible, where = i;
+  if (invisible == 1) others.erase(others.begin() + static_cast<std::ptrdiff_t>(where));
+}
+
+}  // namespace
 
 std::string process_name(unsigned pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/comm");
@@ -65,6 +84,7 @@ bool other_compute_processes(const nvml::Library& lib, nvml::Device device, std:
     return false;
   }
   count = std::min<unsigned>(count, static_cast<unsigned>(records.size() / stride));
+  bool listed_this_process = false;
   for (unsigned i = 0; i < count; ++i) {
     const unsigned char* rec = records.data() + std::size_t{i} * stride;
     GpuProcess p;
@@ -72,10 +92,12 @@ bool other_compute_processes(const nvml::Library& lib, nvml::Device device, std:
     std::memcpy(&p.used_memory_bytes, rec + 8, sizeof p.used_memory_bytes);  // offset 8: usedGpuMemory
     // NVML_VALUE_NOT_AVAILABLE (all ones) where the driver cannot say (e.g. WDDM).
     if (p.used_memory_bytes == ~0ULL) p.used_memory_bytes = 0;
+    if (p.pid == static_cast<unsigned>(getpid())) listed_this_process = true;
     if (is_own_process(p.pid)) continue;
     p.name = process_name(p.pid);
     out.push_back(std::move(p));
   }
+  drop_this_process_seen_from_another_namespace(out, listed_this_process);
   return true;
 }
 

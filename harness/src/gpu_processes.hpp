@@ -16,8 +16,9 @@ std::string process_name(unsigned pid);
 // This process or one registered with add_own_process.
 bool is_own_process(unsigned pid);
 
-// Fills `out` with the other compute processes on `device`. False, with the
-// NVML error in `why`, when NVML cannot list them.
+// Fills `out` with the other compute processes on `device` (not this process,
+// also when it appears under a host pid from inside a container: see
+// gpu_processes.cpp). False, with the NVML error in `why`, when NVML cannot list them.
 bool other_compute_processes(const nvml::Library& lib, nvml::Device device, std::vector<GpuProcess>& out,
                              std::string& why);
 

@@ -127,7 +127,7 @@ TEST_F(GpuStateNvml, SnapshotReadsEveryFieldAndExcludesThisProcess) {
 }
 
 TEST_F(GpuStateNvml, OlderDriverEntryPointsAreUsedAndMissingOnesRecorded) {
-  setenv("FAKE_NVML_PIDS", std::to_string(kUnnamedPid).c_str(), 1);
+  setenv("FAKE_NVML_PIDS", ("self," + std::to_string(kUnnamedPid)).c_str(), 1);
   setenv("FAKE_NVML_CLOCK_EVENTS", "0x40", 1);
   use(GPUCONFORM_FAKE_NVML_LEGACY);
   const GpuState s = read_gpu_state(fake_gpu());
@@ -155,8 +155,25 @@ TEST_F(GpuStateNvml, ProcessRecordsOfTheR530EraLayoutAreReadAtTheirStride) {
   EXPECT_EQ(s.other_processes[1].used_memory_bytes, 2u << 20);
 }
 
+// In a container with its own pid namespace NVML lists host pids: this
+// process is then an invisible pid other than getpid().
+TEST_F(GpuStateNvml, ThisProcessSeenFromAnotherPidNamespaceIsNotAnotherProcess) {
+  setenv("FAKE_NVML_PIDS", "4194305", 1);
+  use(GPUCONFORM_FAKE_NVML);
+  EXPECT_TRUE(read_gpu_state(fake_gpu()).other_processes.empty());
+
+  setenv("FAKE_NVML_PIDS", "4194305,4194306", 1);  // us and one more: which is which is unknown, both named
+  StateWatch watch(fake_gpu());
+  watch.start();
+  EXPECT_EQ(watch.stop().text(), "another process used the GPU: pid 4194305, pid 4194306");
+
+  const unsigned parent = static_cast<unsigned>(getppid());  // visible here: never taken for us
+  setenv("FAKE_NVML_PIDS", std::to_string(parent).c_str(), 1);
+  ASSERT_EQ(read_gpu_state(fake_gpu()).other_processes.size(), 1u);
+}
+
 TEST_F(GpuStateNvml, SnapshotJsonHasEveryField) {
-  setenv("FAKE_NVML_PIDS", std::to_string(kUnnamedPid).c_str(), 1);
+  setenv("FAKE_NVML_PIDS", ("self," + std::to_string(kUnnamedPid)).c_str(), 1);
   setenv("FAKE_NVML_CLOCK_EVENTS", "0x4", 1);
   use(GPUCONFORM_FAKE_NVML);
   const nlohmann::json j = read_gpu_state(fake_gpu()).to_json();
@@ -170,7 +187,7 @@ TEST_F(GpuStateNvml, SnapshotJsonHasEveryField) {
   EXPECT_EQ(j["nvml"], true);
   EXPECT_EQ(j["clock_event_names"], nlohmann::json::array({"sw_power_cap"}));
   EXPECT_EQ(j["other_processes"],
-            nlohmann::json::parse(R"([{"pid":4194305,"name":"","used_memory_bytes":1048576}])"));
+            nlohmann::json::parse(R"([{"pid":4194305,"name":"","used_memory_bytes":2097152}])"));
   EXPECT_TRUE(j["unavailable"].is_object());
   EXPECT_EQ(j["power_limit_w"], 700.0);
 }
@@ -216,7 +233,7 @@ TEST_F(GpuStateNvml, OwnProcessesRegisteredByTheRunnerAreNotDisturbance) {
   // Registration lasts for the process: a pid no other test (or repetition) uses.
   static unsigned runs = 0;
   const unsigned worker = kUnnamedPid + 1000 + runs++;
-  setenv("FAKE_NVML_PIDS", std::to_string(worker).c_str(), 1);
+  setenv("FAKE_NVML_PIDS", ("self," + std::to_string(worker)).c_str(), 1);
   use(GPUCONFORM_FAKE_NVML);
   StateWatch before(fake_gpu());
   before.start();
@@ -234,12 +251,12 @@ TEST_F(GpuStateNvml, WatchKeepsPollingDuringAProbe) {
   ASSERT_NE(fake, nullptr);
   auto set_pids = reinterpret_cast<void (*)(const char*)>(dlsym(fake, "fake_nvml_set_pids"));
   ASSERT_NE(set_pids, nullptr);
-  set_pids("");
+  set_pids("self");
   watch.start();
   std::this_thread::sleep_for(std::chrono::milliseconds(10));  // past the first poll
-  set_pids("4194305");  // a process arrives mid-probe ...
+  set_pids("self,4194305");  // a process arrives mid-probe ...
   std::this_thread::sleep_for(std::chrono::milliseconds(80));
-  set_pids("");  // ... and leaves before the end: still reported
+  set_pids("self");  // ... and leaves before the end: still reported
   const Disturbance d = watch.stop();
   set_pids(nullptr);
   dlclose(fake);
