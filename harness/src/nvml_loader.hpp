@@ -4,6 +4,7 @@
 // with their documented C signatures (NVML API Reference, docs.nvidia.com/
 // deploy/nvml-api). A missing library, a failed nvmlInit or a missing symbol
 // is recorded as text, never a crash.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
