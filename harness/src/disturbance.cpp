@@ -23,9 +23,12 @@ bool family_times_things(Family family) {
 }  // namespace
 
 Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance) {
-  if (verdict.outcome != Outcome::fail || !disturbance.any() || !family_times_things(family)) return verdict;
-  return {Outcome::warn, fmt::format("measured under disturbance ({}); the measurement would fail: {}",
-                                     disturbance.text(), verdict.reason)};
+  if (!disturbance.any() || !family_times_things(family)) return verdict;
+  const bool failed = verdict.outcome == Outcome::fail;
+  const bool shared_pass = verdict.outcome == Outcome::pass && disturbance.shared_gpu;
+  if (!failed && !shared_pass) return verdict;
+  return {Outcome::warn, fmt::format("measured under disturbance ({}); the measurement would {}: {}",
+                                     disturbance.text(), failed ? "fail" : "pass", verdict.reason)};
 }
 
 }  // namespace gpuconform

@@ -88,6 +88,7 @@ struct StateWatch::Impl {
       std::string who;
       for (const auto& [pid, p] : processes) who += (who.empty() ? "" : ", ") + detail::describe_process(p);
       d.reasons.push_back(fmt::format("another process used the GPU: {}", who));
+      d.shared_gpu = true;
     }
     for (const auto& name : clock_event_names(clock_events)) d.reasons.push_back("clock event: " + name);
     auto violation = [&](bool known, unsigned long long b, unsigned long long a, unsigned long long bit,

@@ -65,7 +65,9 @@ TEST_F(GpuStateNvml, AbsentNvmlIsRecordedNotThrown) {
 
   StateWatch watch(fake_gpu());
   watch.start();
-  EXPECT_FALSE(watch.stop().any());
+  const Disturbance d = watch.stop();
+  EXPECT_FALSE(d.any());
+  EXPECT_FALSE(d.shared_gpu);
 }
 
 TEST_F(GpuStateNvml, FailedInitNamesNvmlError) {
@@ -216,6 +218,7 @@ TEST_F(GpuStateNvml, WatchNamesOtherProcessAndThrottleNotItself) {
   EXPECT_EQ(d.reasons, (std::vector<std::string>{"another process used the GPU: pid 4194305",
                                                  "clock event: sw_power_cap"}));
   EXPECT_EQ(d.text(), "another process used the GPU: pid 4194305; clock event: sw_power_cap");
+  EXPECT_TRUE(d.shared_gpu);
   EXPECT_EQ(d.to_json(), nlohmann::json(d.reasons));
   EXPECT_EQ(watch.stop().reasons, d.reasons);  // idempotent
 }
@@ -302,7 +305,8 @@ TEST_F(GpuStateNvml, WatchOverheadOnAQuietGpu) {
 
 // --- downgrade_for_disturbance ---
 
-Disturbance spinner() { return Disturbance{{"another process used the GPU: pid 4242 (gpu_spinner)"}}; }
+Disturbance spinner() { return Disturbance{{"another process used the GPU: pid 4242 (gpu_spinner)"}, true}; }
+Disturbance power_cap() { return Disturbance{{"clock event: sw_power_cap"}, false}; }
 const Verdict kFail{Outcome::fail, "measured 0.51 of peak, expected >= 0.81 of peak"};
 
 TEST(GpuStateDowngrade, TimedFailureUnderDisturbanceBecomesWarningWithReasonFirst) {
@@ -321,9 +325,23 @@ TEST(GpuStateDowngrade, NumericFailureStaysFailure) {
   EXPECT_EQ(v.reason, kFail.reason);
 }
 
-TEST(GpuStateDowngrade, UndisturbedOrNonFailingVerdictsUnchanged) {
+TEST(GpuStateDowngrade, PassOnASharedGpuBecomesWarning) {
+  const Verdict v = downgrade_for_disturbance({Outcome::pass, "measured 0.90 of peak"}, Family::throughput, spinner());
+  EXPECT_EQ(v.outcome, Outcome::warn);
+  EXPECT_EQ(v.reason,
+            "measured under disturbance (another process used the GPU: pid 4242 (gpu_spinner)); "
+            "the measurement would pass: measured 0.90 of peak");
+}
+
+TEST(GpuStateDowngrade, PassUnderAThrottleAloneStaysPass) {
+  const Verdict v = downgrade_for_disturbance({Outcome::pass, "why"}, Family::throughput, power_cap());
+  EXPECT_EQ(v.outcome, Outcome::pass);
+  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, power_cap()).outcome, Outcome::warn);
+}
+
+TEST(GpuStateDowngrade, UndisturbedOrOtherVerdictsUnchanged) {
   EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, {}).outcome, Outcome::fail);
-  for (Outcome o : {Outcome::pass, Outcome::warn, Outcome::skip}) {
+  for (Outcome o : {Outcome::warn, Outcome::skip}) {
     const Verdict v = downgrade_for_disturbance({o, "why"}, Family::latency, spinner());
     EXPECT_EQ(v.outcome, o);
     EXPECT_EQ(v.reason, "why");

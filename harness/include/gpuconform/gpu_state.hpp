@@ -72,6 +72,10 @@ void reload_nvml();
 // What disturbed a measurement: empty when nothing did.
 struct Disturbance {
   std::vector<std::string> reasons;  // "another process used the GPU: pid 4242 (spin)", "clock event: sw_power_cap"
+  // Another compute process shared the GPU: the timing measured both, not this part
+  // alone. A throttle alone leaves a passing measurement valid (the part met its band
+  // even while held down); a shared GPU does not.
+  bool shared_gpu = false;
   bool any() const { return !reasons.empty(); }
   std::string text() const;          // reasons joined with "; "
   nlohmann::json to_json() const;
@@ -94,9 +98,10 @@ class StateWatch {
   std::unique_ptr<Impl> impl_;
 };
 
-// A failed latency, throughput or topology verdict measured under disturbance
-// becomes a warning naming the disturbance; every other verdict is unchanged
-// (numeric results do not depend on load, and a pass stays a pass).
+// A latency, throughput or topology verdict measured under disturbance becomes a
+// warning naming the disturbance: a failure always, a pass too when another process
+// shared the GPU (its value is not this part's). Numeric results do not depend on
+// load, and skips and warnings stay as they are.
 Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance);
 
 }  // namespace gpuconform
