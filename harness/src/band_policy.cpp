@@ -209,8 +209,8 @@ std::map<std::string, ClassSpread> class_spreads_from_evidence(
     const BoardSpread s = board_spread(boards);
     if (static_cast<int>(s.medians.size()) < policy.min_boards) continue;
     ClassSpread& best = out[c->name];
-    if (s.relative() > best.spread_rel || best.probe.empty())
-      if (s.relative() >= best.spread_rel) best = ClassSpread{s.relative(), probe, static_cast<int>(s.medians.size())};
+    if (best.probe.empty() || s.relative() > best.spread_rel)
+      best = ClassSpread{s.relative(), probe, static_cast<int>(s.medians.size())};
   }
   return out;
 }

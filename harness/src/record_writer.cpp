@@ -98,7 +98,11 @@ void derive_band(const Probe& probe, const std::vector<BoardRuns>& boards, const
 void derive_limit(const Probe& probe, const std::vector<BoardRuns>& boards, const BoardSpread& s,
                   const BandPolicy& policy, Expectation& e) {
   const PolicyClass* c = policy.class_for(probe.id);
-  const double margin = c ? c->k * c->spread_rel * std::fabs(s.centre) : 0;
+  // Without a class, a fraction of peak keeps the probe's own margin (RecordHint), as
+  // fractions always had one.
+  const bool own_margin = !c && e.kind == ExpectationKind::fraction_of_peak;
+  const double margin = c ? c->k * c->spread_rel * std::fabs(s.centre)
+                          : own_margin ? probe.record.fraction_margin * std::fabs(s.centre) : 0;
   const bool upper = e.kind == ExpectationKind::max;
   const double worst = upper ? *std::max_element(s.medians.begin(), s.medians.end())
                              : *std::min_element(s.medians.begin(), s.medians.end());
@@ -123,7 +127,11 @@ void derive_limit(const Probe& probe, const std::vector<BoardRuns>& boards, cons
   const std::string unit = what.empty() ? e.unit : what;
   e.note = fmt::format("bands from {}; drift limit = {} board {} {} {} x noise = {}; {} = {}", boards_text(boards, s, unit),
                        upper ? "highest" : "lowest", g4(worst), upper ? "+" : "-", policy.noise_factor, g4(drift),
-                       margin_text(c, margin, unit, upper ? '+' : '-'), g4(written));
+                       own_margin ? fmt::format("no class of the band policy matched: fail = drift - the probe's "
+                                                "margin {} x |centre| = drift - {} {}",
+                                                probe.record.fraction_margin, g4(margin), unit)
+                                  : margin_text(c, margin, unit, upper ? '+' : '-'),
+                       g4(written));
 }
 
 }  // namespace

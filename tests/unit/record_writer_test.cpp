@@ -77,13 +77,15 @@ TEST(RecordWriter, SecondsIsTheLargestOverTheBoards) {
   EXPECT_DOUBLE_EQ(*e.seconds, 1.3);  // rounded up to two digits
 }
 
-TEST(RecordWriter, FractionOfPeakWithoutAClassSitsAtTheLowestBoardLessNoise) {
+TEST(RecordWriter, FractionOfPeakWithoutAClassKeepsTheProbesOwnMargin) {
   Measurement a = m(3.0e12, "B/s"), b = m(2.9e12, "B/s");
   a.peak = b.peak = 3.35e12;
   const Expectation e = derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a, b}, "run:x:1");
-  // median 0.8806 of peak, noise 0.0149: 0.8806 - 3 x 0.0149 = 0.836 -> 0.83 (rounded down)
-  EXPECT_DOUBLE_EQ(*e.min_fraction, 0.83);
-  EXPECT_FALSE(e.drift_min_fraction);
+  // median 0.8806 of peak, noise 0.0149: drift 0.8806 - 3 x 0.0149 = 0.8358 -> 0.83;
+  // fail 0.8358 - 0.05 x 0.8806 = 0.7918 -> 0.79 (both rounded down)
+  EXPECT_DOUBLE_EQ(*e.drift_min_fraction, 0.83);
+  EXPECT_DOUBLE_EQ(*e.min_fraction, 0.79);
+  EXPECT_NE(e.note.find("the probe's margin 0.05 x |centre|"), std::string::npos) << e.note;
 }
 
 TEST(RecordWriter, ExactRefusesARunWithMismatches) {
