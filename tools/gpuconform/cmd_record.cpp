@@ -87,7 +87,7 @@ int record_from_runs(const RecordArgs& args) {
   const fs::path out_dir = fs::absolute(args.out).parent_path();
   int written = 0, failures = 0;
   for (const Probe& probe : Registry::instance().all()) {
-    if (!glob_match_any(args.probes, probe.id)) continue;
+    if (!is_selectable(probe) || !glob_match_any(args.probes, probe.id)) continue;
     std::vector<std::string> gpus;  // in order of first appearance
     std::vector<std::vector<Measurement>> machines;
     std::vector<std::string> sources;  // first line of each GPU's runs
@@ -167,7 +167,7 @@ int record(const RecordArgs& args) {
   fmt::print("recording on GPU {}: {} ({}, SKU {}), {} run(s) per probe\n", device.index, device.name, device.arch(),
              device.sku(), args.runs);
   for (const Probe& probe : Registry::instance().all()) {
-    if (!glob_match_any(args.probes, probe.id)) continue;
+    if (!is_selectable(probe) || !glob_match_any(args.probes, probe.id)) continue;
     if (args.missing && std::any_of(file.entries.begin(), file.entries.end(),
                                     [&](const Expectation& e) { return e.probe_id == probe.id; }))
       continue;
