@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <set>
 
@@ -82,11 +81,9 @@ double probe_time_limit(const Expectation* expectation, std::optional<double> ov
 }
 
 WorkerCommand self_worker_command() {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  // The resolved path, not /proc/self/exe: the worker must be this binary even if
-  // the file is replaced by a rebuild during the run (then exec of the old inode fails loudly).
-  return WorkerCommand{ec ? std::string("/proc/self/exe") : exe.string(), {"worker"}};
+  // /proc/self/exe, not the path it resolves to: exec of it runs the very binary of
+  // this run even when a rebuild has replaced (or deleted) the file meanwhile.
+  return WorkerCommand{"/proc/self/exe", {"worker"}};
 }
 
 std::vector<std::string> worker_arguments(const WorkerArgs& a) {

@@ -20,7 +20,7 @@ expect() {
   line=$(line_of "$probe")
   [ -n "$line" ] || { fail "$probe has no verdict in $record"; return; }
   grep -q "\"verdict\":\"$verdict\"" <<<"$line" || fail "$probe: expected verdict $verdict: $line"
-  grep -Eq "\"reason\":\"[^\"]*($reason)" <<<"$line" || fail "$probe: reason does not match '$reason': $line"
+  grep -Eq "\"reason\":\"([^\"\\\\]|\\\\.)*($reason)" <<<"$line" || fail "$probe: reason does not match '$reason': $line"
 }
 # A real probe's verdict is its own: pass/warn/skip, never a runner-made failure.
 expect_normal() {

@@ -13,7 +13,9 @@
 // The parent never creates a CUDA context (the worker reports the device), so
 // NVML sees only the worker on the GPU and no fault can reach the parent. The
 // CLI (`gpuconform run`) is a thin front end; a parallel per-GPU front end would
-// call run_gpu once per device from its own thread.
+// call run_gpu once per device from its own thread (run_gpu keeps no global
+// state, record lines are appended with one write each). Workers die with the
+// thread that started them (PR_SET_PDEATHSIG): keep that thread in run_gpu.
 #include <functional>
 #include <optional>
 #include <string>
