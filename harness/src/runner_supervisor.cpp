@@ -76,8 +76,8 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
         return true;
       }
       if (pending.empty()) return false;  // it hung while exiting after its last probe: nothing lost
-      fail_all(fmt::format("not run: the worker process did not start the next probe within {} s",
-                           seconds_text(limit)));
+      if (started_any) return true;       // it hung between probes: a fresh worker takes the rest
+      fail_all(fmt::format("not run: the worker process did not start a probe within {} s", seconds_text(limit)));
       return false;
     }
     if (read == WorkerProcess::Read::closed) {

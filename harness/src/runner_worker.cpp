@@ -5,10 +5,14 @@
 // this process, so the probe fails with the error's name and the worker exits;
 // the parent continues with a fresh worker.
 #include <signal.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/runner.hpp"
@@ -68,9 +72,16 @@ int work(const WorkerArgs& a) {
                            : Verdict{Outcome::fail, "the probe left a sticky CUDA error: " + consequence};
     }
     emit({WorkerEventKind::finished, id, record_json(result, device), {}, {}});
-    if (!lost.empty()) return kWorkerExitContextLost;
+    if (!lost.empty()) {
+      // No teardown of a broken context (it can hang): the driver reclaims it when
+      // the process ends, and the parent sees the pipe close at once.
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(kWorkerExitContextLost);
+    }
   }
   emit({WorkerEventKind::done, {}, {}, {}, {}});
+  ::close(a.report_fd);  // the parent stops waiting now, however long CUDA's teardown takes
   return kWorkerExitDone;
 }
 

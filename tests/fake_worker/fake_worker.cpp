@@ -8,6 +8,7 @@
 //   fake.lost              finishes failed and exits as if the CUDA context were lost
 //   fake.garbage           writes a line that is not JSON
 //   fake.vanish            exits 0 in the middle of the probe
+//   fake.linger            finishes (pass), then hangs instead of starting the next probe
 // `--device 9` cannot be opened; `--device 8` opens but its worker never reports.
 #include <unistd.h>
 
@@ -62,6 +63,9 @@ int main(int argc, char** argv) {
     } else if (id == "fake.garbage") {
       const char text[] = "this is not json\n";
       if (::write(fd, text, sizeof text - 1) < 0) return 1;
+      for (;;) ::pause();
+    } else if (id == "fake.linger") {
+      finish("pass");
       for (;;) ::pause();
     } else if (id == "fake.vanish") {
       return 0;

@@ -99,6 +99,27 @@ TEST(RunnerSupervisor, AWorkerThatVanishesMidProbeFailsIt) {
   EXPECT_EQ(out[1].verdict, "pass");
 }
 
+TEST(RunnerSupervisor, AWorkerHungBetweenProbesIsReplacedWithoutFailingAnything) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto out = supervise({"fake.linger", "fake.pass"});  // start limit 2 s
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].verdict, "pass");
+  EXPECT_EQ(out[1].verdict, "pass") << out[1].reason;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+}
+
+TEST(RunnerSupervisor, AWorkerThatNeverStartsAProbeFailsThemAllOnce) {
+  std::vector<std::string> reasons;
+  ProbeSupervision hooks;
+  hooks.time_limit = [](const std::string&) { return 1.0; };
+  hooks.finished = [&](const std::string& id, const nlohmann::json&) { reasons.push_back(id); };
+  hooks.failed = [&](const std::string&, const std::string& reason, double) { reasons.push_back(reason); };
+  hooks.start_limit_s = 0.5;
+  supervise_probes(fake_worker(), {"--device", "8"}, {"fake.pass", "fake.pass"}, hooks);  // device 8 never reports
+  ASSERT_EQ(reasons.size(), 2u) << "no endless restarts";
+  for (const auto& r : reasons) EXPECT_TRUE(contains(r, "did not start a probe within 0.5 s")) << r;
+}
+
 TEST(RunnerSupervisor, AProtocolViolationFailsTheProbeAndTheRunGoesOn) {
   const auto out = supervise({"fake.garbage", "fake.pass"});
   ASSERT_EQ(out.size(), 2u);
