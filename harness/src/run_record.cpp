@@ -97,6 +97,7 @@ nlohmann::json record_json(const TestResult& r, const DeviceInfo& d) {
                       {"seconds", r.seconds}};
   if (r.measurement) j["measured"] = measurement_json(*r.measurement);
   if (r.expectation) j["expected"] = expectation_json(*r.expectation);
+  if (r.disturbance) j["disturbance"] = r.disturbance->to_json();
   j["device"] = device_json(d);
   j["suite"] = {{"version", suite_version()}, {"commit", suite_git_commit()}};
   j["time"] = utc_timestamp();

@@ -122,6 +122,7 @@ struct Pooled {
 // A run of a wanted probe on a wanted board (--probe, --gpu, --sku).
 bool wanted(const RecordedRun& r, const RecordArgs& args) {
   if (!glob_match_any(args.probes, r.probe)) return false;
+  if (const Probe* probe = Registry::instance().find(r.probe); probe && !is_selectable(*probe)) return false;
   if (!args.gpus.empty() && std::none_of(args.gpus.begin(), args.gpus.end(),
                                          [&](const std::string& g) { return r.gpu.rfind(g, 0) == 0; }))
     return false;
@@ -309,7 +310,7 @@ int record(const RecordArgs& args) {
   fmt::print("recording on GPU {}: {} ({}, SKU {}), {} run(s) per probe\n", device.index, device.name, device.arch(),
              device.sku(), args.runs);
   for (const Probe& probe : Registry::instance().all()) {
-    if (!glob_match_any(args.probes, probe.id)) continue;
+    if (!is_selectable(probe) || !glob_match_any(args.probes, probe.id)) continue;
     if (args.missing && std::any_of(file.entries.begin(), file.entries.end(),
                                     [&](const Expectation& e) { return e.probe_id == probe.id; }))
       continue;
