@@ -80,6 +80,11 @@ nlohmann::json expectation_json(const Expectation& e) {
   if (e.min) j["min"] = *e.min;
   if (e.max) j["max"] = *e.max;
   if (e.min_fraction) j["min_fraction"] = *e.min_fraction;
+  if (e.drift_tol) j["drift_tol"] = *e.drift_tol;
+  if (e.drift_tol_rel) j["drift_tol_rel"] = *e.drift_tol_rel;
+  if (e.drift_min) j["drift_min"] = *e.drift_min;
+  if (e.drift_max) j["drift_max"] = *e.drift_max;
+  if (e.drift_min_fraction) j["drift_min_fraction"] = *e.drift_min_fraction;
   if (!e.model.empty()) j["model"] = e.model;
   if (!e.sass.empty()) j["sass"] = e.sass;
   return j;

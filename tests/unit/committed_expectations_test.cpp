@@ -12,10 +12,12 @@ namespace gpuconform {
 namespace {
 namespace fs = std::filesystem;
 
+// Expectation files: every .toml except evidence/ (the band policy lives there).
 std::vector<std::string> committed_files() {
   std::vector<std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(GPUCONFORM_TEST_EXPECTATIONS_DIR))
-    if (entry.path().extension() == ".toml") files.push_back(entry.path().string());
+    if (entry.path().extension() == ".toml" && entry.path().parent_path().filename() != "evidence")
+      files.push_back(entry.path().string());
   return files;
 }
 

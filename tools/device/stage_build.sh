@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Copies a build tree without object files (binaries, ctest files, discovery
 # lists) into .carry/<dir>, to be carried to a GPU node at the same path.
+# The unit-test binary stays behind (unit tests run on the CPU machine); with
+# `cli` as second argument the GPU test binary does too, for batches that only
+# call the CLI: each binary is about 27 MB and the transfer is capped at 64 MiB.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-dir=${1:?usage: stage_build.sh BUILD_DIR}
+dir=${1:?usage: stage_build.sh BUILD_DIR [cli]}
+excludes=(--exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='CMakeFiles/*.dir'
+          --exclude='gpuconform_unit_tests' --exclude='fuzz')
+[ "${2:-}" = cli ] && excludes+=(--exclude='gpuconform_gpu_tests')
 rm -rf ".carry/$dir"
 mkdir -p .carry
-tar -C . --exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='CMakeFiles/*.dir' -cf - "$dir" | tar -C .carry -xf -
+tar -C . "${excludes[@]}" -cf - "$dir" | tar -C .carry -xf -
 du -sh ".carry/$dir"

@@ -32,7 +32,7 @@ struct RecordHint {
   ExpectationKind kind = ExpectationKind::band;
   double min_tol = 0;        // band: smallest absolute half-width
   double min_tol_rel = 0;    // band: smallest relative half-width
-  double fraction_margin = 0.05;  // fraction_of_peak: expected = measured fraction * (1 - margin)
+  double fraction_margin = 0.05;  // fraction_of_peak with no band-policy class: fail margin x centre
 };
 
 struct ProbeContext {
