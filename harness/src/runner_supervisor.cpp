@@ -23,9 +23,16 @@ std::string seconds_text(double s) { return fmt::format("{:g}", s); }
 
 // One worker's life: runs the front of `pending` until it ends. Returns false
 // when no further worker should be started (every remaining probe has failed).
+// `earlier`: the pids of this GPU's earlier workers. A killed worker's context can
+// outlive its process for a moment, and NVML then still lists it: the new worker is
+// told those pids are the suite's own, not another process disturbing its timings.
 bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>& args,
-                    std::deque<std::string>& pending, const ProbeSupervision& hooks) {
+                    std::deque<std::string>& pending, const ProbeSupervision& hooks, std::vector<pid_t>& earlier) {
   std::vector<std::string> worker_args = args;
+  for (pid_t pid : earlier) {
+    worker_args.push_back("--own-pid");
+    worker_args.push_back(std::to_string(pid));
+  }
   for (const std::string& id : pending) {
     worker_args.push_back("--probe");
     worker_args.push_back(id);
@@ -41,6 +48,7 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
     fail_all(fmt::format("not run: {}", err.what()));
     return false;
   }
+  earlier.push_back(worker->pid());
   std::optional<std::string> current;  // the probe running now
   Clock::time_point started{};
   double limit = hooks.start_limit_s;
@@ -137,8 +145,9 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
 void supervise_probes(const WorkerCommand& command, const std::vector<std::string>& args,
                       const std::vector<std::string>& probes, const ProbeSupervision& hooks) {
   std::deque<std::string> pending(probes.begin(), probes.end());
+  std::vector<pid_t> earlier;
   while (!pending.empty())
-    if (!run_one_worker(command, args, pending, hooks)) break;
+    if (!run_one_worker(command, args, pending, hooks, earlier)) break;
 }
 
 std::optional<DeviceInfo> describe_device(const WorkerCommand& command, const std::vector<std::string>& args,

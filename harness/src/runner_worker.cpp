@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/runner.hpp"
 
@@ -46,6 +47,7 @@ int work(const WorkerArgs& a) {
   }
   emit({WorkerEventKind::device, {}, {}, device, {}});
   if (a.describe) return kWorkerExitDone;
+  for (unsigned pid : a.own_pids) add_own_process(pid);
 
   ExpectationSet expectations;
   try {

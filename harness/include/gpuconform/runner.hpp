@@ -119,6 +119,7 @@ struct WorkerArgs {
   bool quick = false;
   bool describe = false;  // open the GPU, report it, exit
   std::vector<std::string> probes;
+  std::vector<unsigned> own_pids;  // earlier workers of this run: not "another process" (gpu_state.hpp)
 };
 // Command-line arguments (after the worker command) that make a worker of `args`.
 std::vector<std::string> worker_arguments(const WorkerArgs& args);
