@@ -16,6 +16,7 @@
 
 #include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_record.hpp"
+#include "gpuconform/sass.hpp"
 #include "gpuconform/runner.hpp"
 
 namespace gpuconform {
@@ -48,6 +49,9 @@ int work(const WorkerArgs& a) {
   emit({WorkerEventKind::device, {}, {}, device, {}});
   if (a.describe) return kWorkerExitDone;
   for (unsigned pid : a.own_pids) add_own_process(pid);
+  // Before the first probe's clock starts: a cold SASS cache costs seconds of
+  // cuobjdump, which would otherwise count against that probe's time limit.
+  sass::load_disassembly(device.arch());
 
   ExpectationSet expectations;
   try {
