@@ -204,8 +204,12 @@ bool differs_beyond_drift(const Expectation& derived, const Expectation& base) {
   if (derived.kind != base.kind) return true;
   switch (base.kind) {
     case ExpectationKind::band: {
-      const double half = base.has_drift() ? base.drift_half_width() : base.band_half_width();
-      return std::fabs(*derived.value - *base.value) > half;
+      // Differs when the base drift band does not hold the SKU's own drift band, i.e.
+      // every board of the SKU seen (not only their centre): otherwise a healthy board
+      // of the SKU would warn on the base file.
+      const double base_half = base.has_drift() ? base.drift_half_width() : base.band_half_width();
+      const double own_half = derived.has_drift() ? derived.drift_half_width() : derived.band_half_width();
+      return std::fabs(*derived.value - *base.value) + own_half > base_half;
     }
     case ExpectationKind::min:
       return derived.drift_min.value_or(*derived.min) < base.drift_min.value_or(*base.min);

@@ -158,8 +158,12 @@ TEST(BandPolicy, SkuOverlayNeedsAnEntryOnlyOutsideTheBaseDriftBand) {
   base.tol = 60;
   base.drift_tol = 13;
   Expectation derived = base;
+  derived.drift_tol = 2;  // the SKU's own boards: 708-712
   derived.value = 710;
   EXPECT_FALSE(differs_beyond_drift(derived, base));
+  derived.drift_tol = 4;  // 706-714: a board of the SKU would drift on the base file
+  EXPECT_TRUE(differs_beyond_drift(derived, base));
+  derived.drift_tol = 2;
   derived.value = 666.4;
   EXPECT_TRUE(differs_beyond_drift(derived, base));
   base.drift_tol.reset();  // without a drift band the fail band decides

@@ -248,7 +248,10 @@ int record_from_runs(const RecordArgs& args) {
       if (!args.sku.empty()) {
         const Expectation* in_base = find_entry(base, id);
         if (in_base && !differs_beyond_drift(e, *in_base)) {
-          ++same;
+          ++same;  // the base file holds this SKU: an older overlay entry is no longer needed
+          file.entries.erase(std::remove_if(file.entries.begin(), file.entries.end(),
+                                            [&](const Expectation& x) { return x.probe_id == id; }),
+                             file.entries.end());
           continue;
         }
         if (in_base && e.sass.empty()) e.sass = in_base->sass;

@@ -44,10 +44,11 @@ std::optional<double> largest_seconds(const std::vector<BoardRuns>& boards);
 Expectation derive_expectation(const Probe& probe, const std::vector<Measurement>& runs, const std::string& source,
                                const BandPolicy& policy = {});
 
-// For a SKU overlay: true when `derived` (from that SKU's boards) lies outside the drift
-// band of the architecture file's entry `base` (its fail band when it has none): for a
-// band the centre, for min / fraction kinds the drift limit (a lower limit only), so the
-// SKU needs its own entry.
+// For a SKU overlay: true when the drift band of `base` (the architecture file's entry; its
+// fail band when it has none) does not hold `derived` (from that SKU's boards): for a band
+// the SKU's whole drift band, so that no board of the SKU seen would drift on the base
+// file; for min / fraction kinds the drift limit (a lower limit only). The SKU then needs
+// its own entry.
 bool differs_beyond_drift(const Expectation& derived, const Expectation& base);
 
 }  // namespace gpuconform
