@@ -11,6 +11,7 @@
 
 #include "gpuconform/expectation.hpp"
 #include "gpuconform/run_record_reader.hpp"
+#include "gpuconform/toml_guard.hpp"
 
 namespace gpuconform {
 namespace {
@@ -45,6 +46,13 @@ class Parser {
   ExpectationFile parse(std::string_view text) {
     ExpectationFile file;
     file.path = path_;
+    // toml++ 3.3.0 has undefined behaviour on some non-ASCII characters (toml_guard.hpp).
+    if (const auto bad = toml_unsafe_character(text)) {
+      has_error_ = true;
+      diags_.push_back(Diagnostic{Location{path_, bad->line, bad->column},
+                                  "non-ASCII character outside a string or comment"});
+      return file;
+    }
     toml::table root;
     try {
       root = toml::parse(text, path_);
