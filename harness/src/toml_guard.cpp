@@ -1,5 +1,6 @@
 // A scanner that knows just enough TOML to tell strings and comments from the rest
-// (toml_guard.hpp says why). An unterminated string ends at its line, as toml++ reports it.
+// (toml_guard.hpp says why). A string starts only where TOML lets one start (a line's start,
+// after '=', '[', '{', ',' or '.'); an unterminated one ends at its line, as toml++ reports it.
 #include "gpuconform/toml_guard.hpp"
 
 namespace gpuconform {
@@ -16,19 +17,27 @@ class Scanner {
   std::optional<TextPosition> run() {
     while (i_ < s_.size()) {
       const char c = s_[i_];
+      const bool string_may_start = std::string_view("\n=[{,.").find(prev_) != std::string_view::npos;
       if (c == '#') {
         skip_to_line_end();
-      } else if (starts("\"\"\"")) {
-        if (!multi_line_basic()) return here();
-      } else if (starts("'''")) {
-        skip_multi_line("'''");
-      } else if (c == '"' || c == '\'') {
-        single_line(c);
+        continue;
+      }
+      if ((c == '"' || c == '\'') && string_may_start) {
+        if (starts("\"\"\"")) {
+          if (!multi_line_basic()) return here();
+        } else if (starts("'''")) {
+          skip_multi_line("'''");
+        } else {
+          single_line(c);
+        }
       } else if (non_ascii(c)) {
         return here();
       } else {
         next();
       }
+      // A quote elsewhere ("x = 0"...") is a syntax error that toml++ reads on as bare
+      // characters, asking of each whether it is whitespace: so does this scanner.
+      if (!blank(c) && c != '\r') prev_ = c;
     }
     return std::nullopt;
   }
@@ -98,6 +107,7 @@ class Scanner {
   std::string_view s_;
   std::size_t i_ = 0, line_start_ = 0;
   int line_ = 1;
+  char prev_ = '\n';  // the last character outside strings and comments that was not blank
 };
 
 }  // namespace

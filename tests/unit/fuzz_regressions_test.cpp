@@ -27,15 +27,17 @@ TEST(FuzzRegressions, TableHeaderStartingWithAnEqualsSign) {
   }
 }
 
-// fuzz_expectation, 2026-11-25: U+048F inside a bare key made toml++ 3.3.0 reach
-// __builtin_unreachable() deciding whether it is whitespace (toml_guard.hpp). A non-ASCII
-// character outside strings and comments is now refused before toml++ sees it.
+// fuzz_expectation, 2026-11-25: U+048F inside a bare key (and U+00FA after `x = 0"`) made
+// toml++ 3.3.0 reach __builtin_unreachable() deciding whether it is whitespace
+// (toml_guard.hpp). A non-ASCII character outside strings and comments is now refused
+// before toml++ sees it.
 TEST(FuzzRegressions, NonAsciiOutsideStringsNeverReachesToml) {
   const std::vector<std::pair<std::string, std::pair<int, int>>> cases = {
       {"[probe.\"x\"]\nso.mma_sync\xd2\x8f" "33 = 1\n", {2, 12}},  // the fuzzer's input, shortened
       {"a = 1 \xc3\xa9\n", {1, 7}},                               // after a value
       {"s = \"\"\"x\\\xc3\xa9\"\"\"\n", {1, 10}},                   // right after a backslash
       {"s = \"\"\"x\\  \n   \xc2\xb5s\"\"\"\n", {2, 4}},            // after a line-ending backslash
+      {"a =0\"x\xc3\xba\"\n", {1, 7}},  // a quote where no string may start reads on as bare
   };
   for (const auto& [text, where] : cases) {
     const auto diags = lint(text);
