@@ -11,7 +11,6 @@
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/run_record_reader.hpp"
 #include "gpuconform/run_record_schema.hpp"
-#include "test_paths.hpp"
 
 namespace gpuconform {
 namespace {
