@@ -17,7 +17,10 @@ class Scanner {
   std::optional<TextPosition> run() {
     while (i_ < s_.size()) {
       const char c = s_[i_];
-      const bool string_may_start = std::string_view("\n=[{,.").find(prev_) != std::string_view::npos;
+      // '.' joins dotted keys; in a value it is part of a bare token (toml++ reads
+      // "x = 01.\"é" on as one), so there it starts no string.
+      const std::string_view starters = in_value_ ? "\n=[{," : "\n=[{,.";
+      const bool string_may_start = starters.find(prev_) != std::string_view::npos;
       if (c == '#') {
         skip_to_line_end();
         continue;
@@ -38,6 +41,7 @@ class Scanner {
       // A quote elsewhere ("x = 0"...") is a syntax error that toml++ reads on as bare
       // characters, asking of each whether it is whitespace: so does this scanner.
       if (!blank(c) && c != '\r') prev_ = c;
+      track_value(c);
     }
     return std::nullopt;
   }
@@ -104,10 +108,21 @@ class Scanner {
     return true;
   }
 
+  // A value runs from '=' to the end of its line, or of its last bracket when it spans lines.
+  void track_value(char c) {
+    if (c == '=') in_value_ = true;
+    if (!in_value_) return;
+    if (c == '[' || c == '{') ++depth_;
+    if ((c == ']' || c == '}') && depth_ > 0) --depth_;
+    if (c == '\n' && depth_ == 0) in_value_ = false;
+  }
+
   std::string_view s_;
   std::size_t i_ = 0, line_start_ = 0;
   int line_ = 1;
   char prev_ = '\n';  // the last character outside strings and comments that was not blank
+  bool in_value_ = false;
+  int depth_ = 0;  // open brackets of the current value
 };
 
 }  // namespace

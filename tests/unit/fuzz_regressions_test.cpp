@@ -27,6 +27,16 @@ TEST(FuzzRegressions, TableHeaderStartingWithAnEqualsSign) {
   }
 }
 
+// fuzz_expectation, 2026-11-25: a value that starts at a terminator ("x = [[[}") tripped
+// another over-strict toml++ assertion (tests/fuzz/toml_assert.hpp); a parse error here.
+TEST(FuzzRegressions, ValueStartingAtATerminator) {
+  for (const char* text : {"unit = [[[}\n", "unit = [}\n", "x = {a = }\n"}) {
+    const auto diags = lint(text);
+    ASSERT_EQ(diags.size(), 1u) << text;
+    EXPECT_GT(diags[0].where.line, 0) << diags[0].str();
+  }
+}
+
 // fuzz_expectation, 2026-11-25: U+048F inside a bare key (and U+00FA after `x = 0"`) made
 // toml++ 3.3.0 reach __builtin_unreachable() deciding whether it is whitespace
 // (toml_guard.hpp). A non-ASCII character outside strings and comments is now refused
@@ -38,6 +48,7 @@ TEST(FuzzRegressions, NonAsciiOutsideStringsNeverReachesToml) {
       {"s = \"\"\"x\\\xc3\xa9\"\"\"\n", {1, 10}},                   // right after a backslash
       {"s = \"\"\"x\\  \n   \xc2\xb5s\"\"\"\n", {2, 4}},            // after a line-ending backslash
       {"a =0\"x\xc3\xba\"\n", {1, 7}},  // a quote where no string may start reads on as bare
+      {"a =01.\"\xef\xbb\xbb\"\n", {1, 8}},  // nor after a '.' inside a value (U+FEFB)
   };
   for (const auto& [text, where] : cases) {
     const auto diags = lint(text);

@@ -5,8 +5,10 @@
 // toml++ asks that question of every character it meets outside strings and comments, and
 // inside a multi-line basic string of the character after a backslash and after a
 // line-ending backslash's whitespace. TOML allows non-ASCII only inside strings and
-// comments, so refusing it elsewhere rejects no valid file; the one valid case refused is a
-// non-ASCII character right after a line-ending backslash.
+// comments, so refusing it elsewhere rejects no valid file but two rare ones: a non-ASCII
+// character right after a line-ending backslash, and one in a quoted dotted key inside an
+// inline table (`x = {a."é" = 1}`: inside a value the scanner takes '.' for part of a bare
+// token, as toml++ does in "x = 01.\"...").
 #include <optional>
 #include <string_view>
 
