@@ -28,13 +28,15 @@ target=$4 max_len=$5
 exe="$bin/fuzz_$target"
 [ -x "$exe" ] || { echo "$exe was not built (see fuzz.build)"; exit 1; }
 corpus="$src/corpus/$target"
+# libFuzzer exits 77 on a crash by default, which ctest would report as skipped.
+report=(-error_exitcode=1 -timeout_exitcode=1)
 if [ "$mode" = replay ]; then
-  exec "$exe" -runs=0 -max_len="$max_len" "$corpus"
+  exec "$exe" "${report[@]}" -runs=0 -max_len="$max_len" "$corpus"
 fi
 # New inputs and any crash artifact go under BIN/run/TARGET, never into the source tree.
 work="$bin/run/$target"
 rm -rf "$work" && mkdir -p "$work/corpus"
 cp -r "$corpus/." "$work/corpus/"
 cd "$work"
-exec "$exe" -max_total_time=30 -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+exec "$exe" "${report[@]}" -max_total_time=30 -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
   -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus"
