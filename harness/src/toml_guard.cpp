@@ -1,6 +1,6 @@
 // A scanner that knows just enough TOML to tell strings and comments from the rest
-// (toml_guard.hpp says why). A string starts only where TOML lets one start (a line's start,
-// after '=', '[', '{', ',' or '.'); an unterminated one ends at its line, as toml++ reports it.
+// (toml_guard.hpp says why), and where a string can start from where toml++ reads on through
+// a bad token. An unterminated string ends at its line, as toml++ reports it.
 #include "gpuconform/toml_guard.hpp"
 
 namespace gpuconform {
@@ -17,15 +17,17 @@ class Scanner {
   std::optional<TextPosition> run() {
     while (i_ < s_.size()) {
       const char c = s_[i_];
-      // '.' joins dotted keys; in a value it is part of a bare token (toml++ reads
-      // "x = 01.\"é" on as one), so there it starts no string.
-      const std::string_view starters = in_value_ ? "\n=[{," : "\n=[{,.";
-      const bool string_may_start = starters.find(prev_) != std::string_view::npos;
       if (c == '#') {
         skip_to_line_end();
         continue;
       }
-      if ((c == '"' || c == '\'') && string_may_start) {
+      // In a value, a string starts only where no bare token is under way: toml++ reads
+      // "x = 0\"é", "x = 01.\"é" and "x = 6model[\"é" on as one bad token, asking of each
+      // character whether it is whitespace. In a key, after a line's start, '=', '[', '{',
+      // ',' or '.' (dotted keys); a quote anywhere else is read on as bare, too.
+      const bool may_start = in_value_ ? !bare_ : std::string_view("\n=[{,.").find(prev_) != std::string_view::npos;
+      const bool string = (c == '"' || c == '\'') && may_start;
+      if (string) {
         if (starts("\"\"\"")) {
           if (!multi_line_basic()) return here();
         } else if (starts("'''")) {
@@ -38,10 +40,8 @@ class Scanner {
       } else {
         next();
       }
-      // A quote elsewhere ("x = 0"...") is a syntax error that toml++ reads on as bare
-      // characters, asking of each whether it is whitespace: so does this scanner.
       if (!blank(c) && c != '\r') prev_ = c;
-      track_value(c);
+      track_value(c, string);
     }
     return std::nullopt;
   }
@@ -108,12 +108,25 @@ class Scanner {
     return true;
   }
 
-  // A value runs from '=' to the end of its line, or of its last bracket when it spans lines.
-  void track_value(char c) {
-    if (c == '=') in_value_ = true;
-    if (!in_value_) return;
-    if (c == '[' || c == '{') ++depth_;
-    if ((c == ']' || c == '}') && depth_ > 0) --depth_;
+  // A value runs from '=' to the end of its line, or of its last bracket when it spans
+  // lines; inside it, bare_ says a bare token (number, boolean, or garbage) is under way.
+  // Value terminators end one, as in toml++'s is_value_terminator().
+  void track_value(char c, bool was_string) {
+    if (!in_value_) {
+      if (c == '=') in_value_ = true, bare_ = false, depth_ = 0;
+      return;
+    }
+    if (was_string) return;
+    if (blank(c) || c == '\r' || c == '\n' || c == ',' || c == '=') {
+      bare_ = false;
+    } else if (c == ']' || c == '}') {
+      bare_ = false;
+      if (depth_ > 0) --depth_;
+    } else if ((c == '[' || c == '{') && !bare_) {
+      ++depth_;
+    } else {
+      bare_ = true;
+    }
     if (c == '\n' && depth_ == 0) in_value_ = false;
   }
 
@@ -121,7 +134,7 @@ class Scanner {
   std::size_t i_ = 0, line_start_ = 0;
   int line_ = 1;
   char prev_ = '\n';  // the last character outside strings and comments that was not blank
-  bool in_value_ = false;
+  bool in_value_ = false, bare_ = false;
   int depth_ = 0;  // open brackets of the current value
 };
 

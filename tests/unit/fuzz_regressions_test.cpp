@@ -49,6 +49,7 @@ TEST(FuzzRegressions, NonAsciiOutsideStringsNeverReachesToml) {
       {"s = \"\"\"x\\  \n   \xc2\xb5s\"\"\"\n", {2, 4}},            // after a line-ending backslash
       {"a =0\"x\xc3\xba\"\n", {1, 7}},  // a quote where no string may start reads on as bare
       {"a =01.\"\xef\xbb\xbb\"\n", {1, 8}},  // nor after a '.' inside a value (U+FEFB)
+      {"d = 6model[\"\xd5\x81\"\n", {1, 13}},  // nor after '[' inside a bare token
   };
   for (const auto& [text, where] : cases) {
     const auto diags = lint(text);
@@ -67,7 +68,10 @@ TEST(FuzzRegressions, NonAsciiInsideStringsAndCommentsIsFine) {
       "b = 'é \\'\n"
       "c = \"\"\"é\n\\\"\"\" ± \\\\ µ\"\"\"\"\n"
       "d = '''é\n± '''''\n"
-      "e = \"\"\"x \\\n  y é\"\"\"\n";
+      "e = \"\"\"x \\\n  y é\"\"\"\n"
+      "f = [\"é\", 'µ', {n = \"±\", m = [1.5, \"°\"]}]\n"
+      "g = [\n  \"é\", # ±\n  \"µ\",\n]\n"
+      "[probe.\"é\".'µ']\n";
   EXPECT_EQ(toml_unsafe_character(text), std::nullopt);
   const auto diags = lint(text);  // other complaints (no [meta], ...), never this one
   for (const auto& d : diags) EXPECT_NE(d.message, "non-ASCII character outside a string or comment") << d.str();
