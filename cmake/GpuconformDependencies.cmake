@@ -38,6 +38,13 @@ add_library(gpuconform_tomlpp INTERFACE)
 target_include_directories(gpuconform_tomlpp SYSTEM INTERFACE "${GPUCONFORM_TOMLPP_INCLUDE_DIR}")
 target_compile_definitions(gpuconform_tomlpp INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
 
+# pugixml (JUnit) is linked statically: Debian's libpugixml-dev ships libpugixml.a, and the
+# GPU node has no libpugixml.so.
+find_package(pugixml CONFIG QUIET)
+if(NOT TARGET pugixml::static)
+  gpuconform_missing("pugixml (static library)" "libpugixml-dev")
+endif()
+
 find_package(PkgConfig QUIET)
 if(NOT PkgConfig_FOUND)
   gpuconform_missing("pkg-config" "pkg-config")

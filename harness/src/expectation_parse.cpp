@@ -10,6 +10,8 @@
 #include <toml++/toml.h>
 
 #include "gpuconform/expectation.hpp"
+#include "gpuconform/run_record_reader.hpp"
+#include "gpuconform/toml_guard.hpp"
 
 namespace gpuconform {
 namespace {
@@ -44,6 +46,13 @@ class Parser {
   ExpectationFile parse(std::string_view text) {
     ExpectationFile file;
     file.path = path_;
+    // toml++ 3.3.0 has undefined behaviour on some non-ASCII characters (toml_guard.hpp).
+    if (const auto bad = toml_unsafe_character(text)) {
+      has_error_ = true;
+      diags_.push_back(Diagnostic{Location{path_, bad->line, bad->column},
+                                  "non-ASCII character outside a string or comment"});
+      return file;
+    }
     toml::table root;
     try {
       root = toml::parse(text, path_);
@@ -301,19 +310,10 @@ class Parser {
     const auto slash = path_.rfind('/');
     const std::string dir = slash == std::string::npos ? "." : path_.substr(0, slash);
     const std::string full = rel.size() && rel[0] == '/' ? rel : dir + "/" + rel;
-    std::ifstream in(full);
-    if (!in) {
-      error(r, fmt::format("run record '{}' not found (resolved to {})", rel, full));
-      return;
-    }
-    std::string text;
-    for (long i = 0; i < line; ++i)
-      if (!std::getline(in, text)) {
-        error(r, fmt::format("run record '{}' has fewer than {} lines", rel, line));
-        return;
-      }
-    if (text.find("\"probe\":\"" + id + "\"") == std::string::npos)
-      error(r, fmt::format("line {} of run record '{}' is not a record of probe '{}'", line, rel, id));
+    // Parsed as JSON (run_record_reader.cpp), not matched as text.
+    const std::string problem = run_record_line_problem(full, line, id);
+    if (!problem.empty())
+      error(r, fmt::format("run record '{}' (resolved to {}): {}", rel, full, problem));
   }
 
   void parse_waivers(const toml::node& node, ExpectationFile& file) {

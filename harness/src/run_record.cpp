@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "gpuconform/conformance.hpp"
+#include "gpuconform/run_record_schema.hpp"
 #include "gpuconform/stats.hpp"
 
 #ifndef GPUCONFORM_VERSION
@@ -91,7 +92,9 @@ nlohmann::json expectation_json(const Expectation& e) {
 }
 
 nlohmann::json record_json(const TestResult& r, const DeviceInfo& d) {
-  nlohmann::json j = {{"probe", r.probe ? r.probe->id : std::string()},
+  nlohmann::json j = {{"schema_version", kRunRecordSchemaVersion},
+                      {"record", "test"},
+                      {"probe", r.probe ? r.probe->id : std::string()},
                       {"verdict", outcome_name(r.verdict.outcome)},
                       {"reason", r.verdict.reason},
                       {"seconds", r.seconds}};

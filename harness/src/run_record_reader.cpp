@@ -3,22 +3,63 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
+
+#include "gpuconform/run_record_schema.hpp"
 
 namespace gpuconform {
 namespace {
 
+using nlohmann::json;
+
+// Thrown for a line that is JSON but not a usable record; caught with json::exception below
+// and turned into "file:line: not a run record line: ...".
+struct BadLine : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An integer field, range-checked: nlohmann's get<int>() on 1e300 or -1 would be undefined
+// behaviour or a silent wrap, and run records are input we did not write.
+template <typename Int>
+Int integer(const json& j, const char* key) {
+  const json& v = j.at(key);
+  if (v.is_number_integer() || v.is_number_unsigned()) {
+    if (v.is_number_unsigned() ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Int>::max())
+                               : v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<Int>::min()) &&
+                                     v.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
+      return static_cast<Int>(v.is_number_unsigned() ? v.get<std::uint64_t>() : v.get<std::int64_t>());
+  } else if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == std::floor(d) && d >= static_cast<double>(std::numeric_limits<Int>::min()) &&
+        d <= static_cast<double>(std::numeric_limits<Int>::max()))
+      return static_cast<Int>(d);
+  }
+  // A number is short to print; anything else is named by type (dump() of a deeply nested
+  // array would recurse once per level).
+  throw BadLine(fmt::format("'{}' must be an integer in range, not {}", key,
+                            v.is_number() ? v.dump() : std::string(v.type_name())));
+}
+
+template <typename Int>
+Int integer_or(const json& j, const char* key, Int fallback) {
+  return j.contains(key) ? integer<Int>(j, key) : fallback;
+}
+
 // The inverse of measurement_json() for what a derivation reads: value, unit, peak,
 // compared count, clock and notes (the model name of a numeric probe).
-Measurement measurement_from_json(const nlohmann::json& j) {
+Measurement measurement_from_json(const json& j) {
   Measurement m;
   m.value = j.at("value").get<double>();
   m.unit = j.at("unit").get<std::string>();
   if (j.contains("samples")) m.samples = j.at("samples").get<std::vector<double>>();
   if (j.contains("peak")) m.peak = j.at("peak").get<double>();
   if (j.contains("peak_formula")) m.peak_formula = j.at("peak_formula").get<std::string>();
-  if (j.contains("compared")) m.compared = j.at("compared").get<std::uint64_t>();
+  if (j.contains("compared")) m.compared = integer<std::uint64_t>(j, "compared");
   if (j.contains("sm_clock_mhz")) m.sm_clock_mhz = j.at("sm_clock_mhz").get<double>();
   if (j.contains("notes"))
     for (const auto& [k, v] : j.at("notes").items())
@@ -26,40 +67,95 @@ Measurement measurement_from_json(const nlohmann::json& j) {
   return m;
 }
 
+// Parses one line and checks what every record kind shares: an object whose schema_version
+// (absent: 1) this build knows. Returns whether it is a test line.
+bool parse_line(const std::string& text, json& j) {
+  j = json::parse(text);
+  if (!j.is_object()) throw BadLine("not a JSON object");
+  const int version = integer_or<int>(j, "schema_version", 1);
+  if (version < 1) throw BadLine(fmt::format("schema_version {} is not a version", version));
+  if (version > kRunRecordSchemaVersion)
+    throw BadLine(fmt::format("schema_version {} is newer than this gpuconform reads (up to {}): "
+                              "read it with the suite that wrote it or a newer one",
+                              version, kRunRecordSchemaVersion));
+  if (!j.contains("record")) return true;
+  return j.at("record").get<std::string>() == "test";
+}
+
+RecordedRun recorded_run(const json& j, const std::string& path, int line) {
+  RecordedRun r;
+  r.file = path;
+  r.line = line;
+  r.probe = j.at("probe").get<std::string>();
+  const json& d = j.at("device");
+  r.arch = d.at("arch").get<std::string>();
+  r.sku = d.value("sku", std::string());
+  r.gpu = d.value("uuid", std::string());
+  if (r.gpu.empty()) r.gpu = d.value("pci_bus_id", std::string());
+  r.gpu_name = d.value("name", std::string());
+  r.driver = d.value("driver", std::string());
+  r.cuda_runtime = integer_or<int>(d, "cuda_runtime_version", 0);
+  if (j.contains("suite")) r.suite_commit = j.at("suite").value("commit", std::string());
+  r.verdict = j.value("verdict", std::string());
+  if (j.contains("seconds") && j.at("seconds").is_number()) r.seconds = j.at("seconds").get<double>();
+  r.measurement = measurement_from_json(j.at("measured"));
+  return r;
+}
+
 }  // namespace
 
-std::vector<RecordedRun> read_run_record(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot read the run record", path));
+std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path) {
   std::vector<RecordedRun> out;
-  std::string text;
-  for (int line = 1; std::getline(in, text); ++line) {
-    if (text.empty()) continue;
+  int line = 0;
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string row(text.substr(pos, end - pos));
+    pos = end + 1;
+    ++line;
+    if (row.empty()) continue;
     try {
-      const nlohmann::json j = nlohmann::json::parse(text);
-      if (!j.contains("measured")) continue;
-      RecordedRun r;
-      r.file = path;
-      r.line = line;
-      r.probe = j.at("probe").get<std::string>();
-      const auto& d = j.at("device");
-      r.arch = d.at("arch").get<std::string>();
-      r.sku = d.value("sku", std::string());
-      r.gpu = d.value("uuid", std::string());
-      if (r.gpu.empty()) r.gpu = d.value("pci_bus_id", std::string());
-      r.gpu_name = d.value("name", std::string());
-      r.driver = d.value("driver", std::string());
-      r.cuda_runtime = d.value("cuda_runtime_version", 0);
-      if (j.contains("suite")) r.suite_commit = j.at("suite").value("commit", std::string());
-      r.verdict = j.value("verdict", std::string());
-      if (j.contains("seconds") && j.at("seconds").is_number()) r.seconds = j.at("seconds").get<double>();
-      r.measurement = measurement_from_json(j.at("measured"));
-      out.push_back(std::move(r));
-    } catch (const nlohmann::json::exception& e) {
+      json j;
+      if (!parse_line(row, j) || !j.contains("measured")) continue;
+      out.push_back(recorded_run(j, path, line));
+    } catch (const json::exception& e) {
+      throw std::runtime_error(fmt::format("{}:{}: not a run record line: {}", path, line, e.what()));
+    } catch (const BadLine& e) {
       throw std::runtime_error(fmt::format("{}:{}: not a run record line: {}", path, line, e.what()));
     }
   }
   return out;
+}
+
+std::vector<RecordedRun> read_run_record(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot read the run record", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_run_record_text(text.str(), path);
+}
+
+std::string run_record_line_problem(const std::string& path, long line, const std::string& probe_id) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return "not found or not a regular file";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "not readable";
+  std::string text;
+  for (long i = 0; i < line; ++i)
+    if (!std::getline(in, text)) return fmt::format("has fewer than {} lines", line);
+  try {
+    json j;
+    if (!parse_line(text, j))
+      return fmt::format("line {} is a '{}' record, not a test", line, j.at("record").get<std::string>());
+    const std::string probe = j.at("probe").get<std::string>();
+    if (probe != probe_id) return fmt::format("line {} is not a record of probe '{}' (it records '{}')", line, probe_id, probe);
+    if (!j.contains("measured")) return fmt::format("line {} has no measurement", line);
+  } catch (const json::exception& e) {
+    return fmt::format("line {} is not a run record line: {}", line, e.what());
+  } catch (const BadLine& e) {
+    return fmt::format("line {} is not a run record line: {}", line, e.what());
+  }
+  return {};
 }
 
 }  // namespace gpuconform

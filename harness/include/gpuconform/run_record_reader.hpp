@@ -1,8 +1,10 @@
 #pragma once
 // Reading run records back (the JSONL that `run` and `record` write): what `record --from`
-// derives expectations from and `compare` compares, without a GPU.
+// derives expectations from and `compare` compares, without a GPU. The record's shape and
+// versions: run_record_schema.hpp.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuconform/measurement.hpp"
@@ -22,9 +24,19 @@ struct RecordedRun {
   Measurement measurement;
 };
 
-// Every line of `path` with a measurement, in file order; lines without one (skips,
-// probes that threw) are left out. Throws std::runtime_error naming file:line for a line
-// that is not a run record.
+// Every test line of `path` with a measurement, in file order; test lines without one
+// (skips, probes that threw) and lines of other record kinds (e.g. "gpu_state") are left
+// out. Throws std::runtime_error naming file:line for a line that is not a run record or
+// whose schema_version is newer than this build reads.
 std::vector<RecordedRun> read_run_record(const std::string& path);
+
+// The same over text already in memory; `path` only names it in messages.
+std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path);
+
+// Provenance of an expectation ("run:FILE:LINE"): whether line `line` (1-based) of the run
+// record at `path` is a test record of probe `probe_id`, read as JSON rather than matched
+// as text. Empty when it is, else why not ("line 3 is not a record of probe 'y' (it records 'x')").
+// Only regular files are read, so a source naming a device or a pipe cannot hang a lint.
+std::string run_record_line_problem(const std::string& path, long line, const std::string& probe_id);
 
 }  // namespace gpuconform

@@ -1,0 +1,81 @@
+// Inputs the fuzzers (tests/fuzz) found, each kept here so the release build (g++, NDEBUG)
+// is checked on it too; the fuzz corpora keep them for the sanitizer builds.
+#include <gtest/gtest.h>
+
+#include "gpuconform/expectation.hpp"
+#include "gpuconform/toml_guard.hpp"
+
+namespace gpuconform {
+namespace {
+
+std::vector<Diagnostic> lint(std::string_view text) {
+  std::vector<Diagnostic> diags;
+  parse_expectation_text(text, "fuzz.toml", diags);
+  return diags;
+}
+
+// fuzz_expectation, 2026-11-25: a table header whose key starts with neither a bare-key
+// character nor a quote tripped an assertion inside toml++ 3.3.0 (tests/fuzz/toml_assert.hpp);
+// it is a parse error with its position.
+TEST(FuzzRegressions, TableHeaderStartingWithAnEqualsSign) {
+  for (const char* text : {"[=]\n", "# comment\n[= \"cycles\"\n", "[[=]]\n", "[ =]\n"}) {
+    const auto diags = lint(text);
+    ASSERT_EQ(diags.size(), 1u) << text;
+    EXPECT_NE(diags[0].message.find("expected bare key starting character or string delimiter"), std::string::npos)
+        << diags[0].str();
+    EXPECT_GT(diags[0].where.line, 0) << diags[0].str();
+  }
+}
+
+// fuzz_expectation, 2026-11-25: a value that starts at a terminator ("x = [[[}") tripped
+// another over-strict toml++ assertion (tests/fuzz/toml_assert.hpp); a parse error here.
+TEST(FuzzRegressions, ValueStartingAtATerminator) {
+  for (const char* text : {"unit = [[[}\n", "unit = [}\n", "x = {a = }\n"}) {
+    const auto diags = lint(text);
+    ASSERT_EQ(diags.size(), 1u) << text;
+    EXPECT_GT(diags[0].where.line, 0) << diags[0].str();
+  }
+}
+
+// fuzz_expectation, 2026-11-25: U+048F inside a bare key (and U+00FA after `x = 0"`) made
+// toml++ 3.3.0 reach __builtin_unreachable() deciding whether it is whitespace
+// (toml_guard.hpp). A non-ASCII character outside strings and comments is now refused
+// before toml++ sees it.
+TEST(FuzzRegressions, NonAsciiOutsideStringsNeverReachesToml) {
+  const std::vector<std::pair<std::string, std::pair<int, int>>> cases = {
+      {"[probe.\"x\"]\nso.mma_sync\xd2\x8f" "33 = 1\n", {2, 12}},  // the fuzzer's input, shortened
+      {"a = 1 \xc3\xa9\n", {1, 7}},                               // after a value
+      {"s = \"\"\"x\\\xc3\xa9\"\"\"\n", {1, 10}},                   // right after a backslash
+      {"s = \"\"\"x\\  \n   \xc2\xb5s\"\"\"\n", {2, 4}},            // after a line-ending backslash
+      {"a =0\"x\xc3\xba\"\n", {1, 7}},  // a quote where no string may start reads on as bare
+      {"a =01.\"\xef\xbb\xbb\"\n", {1, 8}},  // nor after a '.' inside a value (U+FEFB)
+      {"d = 6model[\"\xd5\x81\"\n", {1, 13}},  // nor after '[' inside a bare token
+  };
+  for (const auto& [text, where] : cases) {
+    const auto diags = lint(text);
+    ASSERT_EQ(diags.size(), 1u) << text;
+    EXPECT_EQ(diags[0].message, "non-ASCII character outside a string or comment");
+    EXPECT_EQ(std::make_pair(diags[0].where.line, diags[0].where.column), where) << diags[0].str();
+  }
+}
+
+// What TOML allows stays allowed: non-ASCII in comments and in every kind of string,
+// escaped quotes and backslashes included.
+TEST(FuzzRegressions, NonAsciiInsideStringsAndCommentsIsFine) {
+  const char* text =
+      "# µs, é, ± \xd2\x8f\n"
+      "a = \"µs \\\" é\"\n"
+      "b = 'é \\'\n"
+      "c = \"\"\"é\n\\\"\"\" ± \\\\ µ\"\"\"\"\n"
+      "d = '''é\n± '''''\n"
+      "e = \"\"\"x \\\n  y é\"\"\"\n"
+      "f = [\"é\", 'µ', {n = \"±\", m = [1.5, \"°\"]}]\n"
+      "g = [\n  \"é\", # ±\n  \"µ\",\n]\n"
+      "[probe.\"é\".'µ']\n";
+  EXPECT_EQ(toml_unsafe_character(text), std::nullopt);
+  const auto diags = lint(text);  // other complaints (no [meta], ...), never this one
+  for (const auto& d : diags) EXPECT_NE(d.message, "non-ASCII character outside a string or comment") << d.str();
+}
+
+}  // namespace
+}  // namespace gpuconform

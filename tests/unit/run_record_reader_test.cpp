@@ -1,0 +1,154 @@
+// Run records read back: schema versions (absent = 1, known, newer = a clear error), lines
+// of other record kinds skipped, hostile numbers rejected rather than converted, and the
+// provenance check of expectation sources reading the cited line as JSON.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gpuconform/conformance.hpp"
+#include "gpuconform/probe.hpp"
+#include "gpuconform/run_record.hpp"
+#include "gpuconform/run_record_reader.hpp"
+#include "gpuconform/run_record_schema.hpp"
+
+namespace gpuconform {
+namespace {
+
+const std::string kDevice = R"("device":{"arch":"sm_90","uuid":"GPU-a","cuda_runtime_version":13000})";
+
+std::string test_line(const std::string& extra, const std::string& probe = "latency.alu.fma.rn.f32") {
+  return R"({)" + extra + R"("probe":")" + probe + R"(","verdict":"pass",)" + kDevice +
+         R"(,"measured":{"value":4.0,"unit":"cycles"}})";
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_run_record_text(text, "r.jsonl");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RunRecordReader, LinesWithoutAVersionAreVersionOne) {
+  const auto runs = parse_run_record_text(test_line("") + "\n", "r.jsonl");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].probe, "latency.alu.fma.rn.f32");
+  EXPECT_EQ(runs[0].cuda_runtime, 13000);
+  EXPECT_EQ(runs[0].line, 1);
+}
+
+TEST(RunRecordReader, ReadsTheCurrentVersionAndSkipsOtherRecordKinds) {
+  const std::string text = R"({"schema_version":2,"record":"gpu_state","gpu":"GPU-a","clocks":{}})" "\n" +
+                           test_line(R"("schema_version":2,"record":"test",)") + "\n\n" +
+                           test_line(R"("schema_version":2,)", "latency.mem.l1_hit") + "\n";
+  const auto runs = parse_run_record_text(text, "r.jsonl");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].line, 2);
+  EXPECT_EQ(runs[1].line, 4);
+  EXPECT_EQ(runs[1].probe, "latency.mem.l1_hit");
+}
+
+TEST(RunRecordReader, RejectsANewerVersionByName) {
+  const std::string e = error_of(test_line(R"("schema_version":3,)"));
+  EXPECT_NE(e.find("r.jsonl:1:"), std::string::npos) << e;
+  EXPECT_NE(e.find("schema_version 3 is newer than this gpuconform reads (up to 2)"), std::string::npos) << e;
+  // A newer line of another kind is as unreadable: the file came from a newer suite.
+  EXPECT_NE(error_of(R"({"schema_version":9,"record":"gpu_state"})").find("newer"), std::string::npos);
+}
+
+TEST(RunRecordReader, RejectsLinesThatAreNotRecords) {
+  EXPECT_NE(error_of("5").find("r.jsonl:1: not a run record line: not a JSON object"), std::string::npos);
+  EXPECT_NE(error_of("{\"probe\":").find("r.jsonl:1: not a run record line"), std::string::npos);
+  EXPECT_NE(error_of(test_line(R"("schema_version":"2",)")).find("'schema_version' must be an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of(test_line(R"("schema_version":0,)")).find("not a version"), std::string::npos);
+  EXPECT_NE(error_of(R"({"record":7})").find("not a run record line"), std::string::npos);
+}
+
+// Regression (found by reading for the fuzzer): nlohmann's get<int>() of 1e300 or of a
+// negative count is undefined behaviour or a silent wrap; both must be errors.
+TEST(RunRecordReader, RejectsNumbersOutOfTheirFieldsRange) {
+  std::string line = test_line("");
+  line.replace(line.find("13000"), 5, "1e300");
+  EXPECT_NE(error_of(line).find("'cuda_runtime_version' must be an integer in range, not 1e+300"), std::string::npos);
+  line = test_line("");
+  line.replace(line.find(R"("unit")"), 0, R"("compared":-1,)");
+  EXPECT_NE(error_of(line).find("'compared' must be an integer in range"), std::string::npos);
+  line = test_line("");
+  line.replace(line.find(R"("unit")"), 0, R"("compared":[[[[1]]]],)");
+  EXPECT_NE(error_of(line).find("'compared' must be an integer in range, not array"), std::string::npos);
+}
+
+TEST(RunRecordReader, EveryCommittedEvidenceFileReads) {
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/evidence"))
+    if (entry.path().extension() == ".jsonl") {
+      ++files;
+      EXPECT_FALSE(read_run_record(entry.path().string()).empty()) << entry.path();
+    }
+  EXPECT_GT(files, 0);
+}
+
+TEST(RunRecordReader, ReadsBackWhatTheWriterWrites) {
+  const Probe probe{"latency.alu.fma.rn.f32", Family::latency, "fma", {}, {}, nullptr};
+  TestResult r;
+  r.probe = &probe;
+  r.verdict = {Outcome::pass, "ok"};
+  Measurement m;
+  m.value = 4.016;
+  m.unit = "cycles";
+  m.compared = 12;
+  r.measurement = m;
+  DeviceInfo d;
+  d.cc_major = 9;
+  d.uuid = "GPU-written";
+  d.cuda_runtime_version = 12080;
+  const nlohmann::json j = record_json(r, d);
+  EXPECT_EQ(j.at("schema_version"), kRunRecordSchemaVersion);
+  EXPECT_EQ(j.at("record"), "test");
+  const auto runs = parse_run_record_text(j.dump() + "\n", "w.jsonl");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].gpu, "GPU-written");
+  EXPECT_EQ(runs[0].cuda_runtime, 12080);
+  EXPECT_EQ(runs[0].measurement.compared, 12u);
+  EXPECT_DOUBLE_EQ(runs[0].measurement.value, 4.016);
+}
+
+class RunRecordLineProblem : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = (std::filesystem::path(::testing::TempDir()) / "provenance.jsonl").string();
+    std::ofstream(path_) << R"({"schema_version":2,"record":"gpu_state","gpu":"GPU-a"})" "\n"
+                         << test_line("") << "\n"
+                         // The id appears as text, but as a note: the old substring match
+                         // took this line for a record of latency.alu.fma.rn.f32.
+                         << R"({"probe":"latency.mem.l1_hit",)" << kDevice
+                         << R"(,"measured":{"value":1,"unit":"cycles","notes":{"probe":"latency.alu.fma.rn.f32"}}})"
+                         << "\n"
+                         << R"({"probe":"latency.alu.fma.rn.f32","verdict":"skip"})" "\n"
+                         << "not json\n";
+  }
+  std::string problem(long line) { return run_record_line_problem(path_, line, "latency.alu.fma.rn.f32"); }
+  std::string path_;
+};
+
+TEST_F(RunRecordLineProblem, ATestRecordOfTheProbeIsGood) { EXPECT_EQ(problem(2), ""); }
+
+TEST_F(RunRecordLineProblem, EachWayALineCanBeWrong) {
+  EXPECT_EQ(problem(1), "line 1 is a 'gpu_state' record, not a test");
+  EXPECT_EQ(problem(3), "line 3 is not a record of probe 'latency.alu.fma.rn.f32' (it records 'latency.mem.l1_hit')");
+  EXPECT_EQ(problem(4), "line 4 has no measurement");
+  EXPECT_NE(problem(5).find("line 5 is not a run record line"), std::string::npos);
+  EXPECT_EQ(problem(6), "has fewer than 6 lines");
+  EXPECT_EQ(run_record_line_problem(path_ + ".missing", 1, "x"), "not found or not a regular file");
+}
+
+// A source may name any path; a device or a pipe must not hang or exhaust the linter.
+TEST_F(RunRecordLineProblem, OnlyRegularFilesAreRead) {
+  EXPECT_EQ(run_record_line_problem("/dev/zero", 1, "x"), "not found or not a regular file");
+}
+
+}  // namespace
+}  // namespace gpuconform
