@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpuconform/reference/decoded_dot.hpp"
 #include "gpuconform/reference/float_format.hpp"
 #include "gpuconform/reference/tensor_core_model.hpp"
 
@@ -22,13 +23,8 @@ enum : std::uint8_t { kZero = 1, kInf = 2, kNaN = 4 };
 // alignment shift is always >= 64.
 constexpr std::int32_t kZeroSplit = -(1 << 20);
 
-// An operand as the block sees it: value = (-1)^negative * significand * 2^(split - man).
-struct Operand {
-  std::uint64_t significand;
-  std::int32_t split;  // split exponent: unbiased, emin for subnormals (numerics.md §2)
-  std::uint8_t flags;  // kZero, kInf, kNaN
-  bool negative;
-};
+// An operand as the block sees it (decoded_dot.hpp): flags are kZero, kInf, kNaN.
+using Operand = DecodedOperand;
 
 // The fp32 register a padded format (tf32) lives in: same fields, all bits read.
 FloatFormat full_register(const FloatFormat& f) {
@@ -209,6 +205,16 @@ std::uint64_t dot(const TensorCoreModel& m, int K, const std::uint64_t* a, const
   load_all(m, m.a_format, K, a, av);
   load_all(m, m.b_format, K, b, bv);
   return chain(m, K, av.data(), bv.data(), c);
+}
+
+void decode_operands(const TensorCoreModel& m, const FloatFormat& f, int n, const std::uint64_t* bits,
+                     DecodedOperand* out) {
+  for (int i = 0; i < n; ++i) out[i] = load_input(m, f, bits[i]);
+}
+
+std::uint64_t dot_decoded(const TensorCoreModel& m, int K, const DecodedOperand* a, const DecodedOperand* b,
+                          std::uint64_t c) {
+  return chain(m, K, a, b, c);
 }
 
 void mma(const TensorCoreModel& m, int M, int N, int K, const std::uint64_t* A,

@@ -3,6 +3,8 @@
 // the search itself knows nothing of what the parameters mean.
 #include "gpuconform/reference/model_fit.hpp"
 
+#include "gpuconform/reference/decoded_dot.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -75,6 +77,7 @@ bool is_nan(const FloatFormat& f, std::uint64_t bits) { return decode(f, bits).c
 struct OutRef {
   std::uint32_t record;
   std::uint16_t i, j;
+  bool structural;  // in the well-scaled subset step 1 fits the structure on
 };
 
 class Sample {
@@ -85,12 +88,13 @@ class Sample {
       const MmaRecord& rec = in.records[r];
       if (rec.klass.rfind("probe", 0) == 0) {
         // §3 vectors sit in row 0 of A and column 0 of B: D[0][0] is the only informative output.
-        (structural_probe(rec.klass) ? structure_ : all_).push_back({r, 0, 0});
+        (structural_probe(rec.klass) ? structure_ : all_).push_back({r, 0, 0, structural_probe(rec.klass)});
         continue;
       }
       auto& list = by_class[rec.klass];
       for (int t = 0; t < 16 && list.size() < in.sample_per_class; ++t)
-        list.push_back({r, static_cast<std::uint16_t>((t * 5 + r) % in.m), static_cast<std::uint16_t>((t * 3 + r) % in.n)});
+        list.push_back({r, static_cast<std::uint16_t>((t * 5 + r) % in.m), static_cast<std::uint16_t>((t * 3 + r) % in.n),
+                        rec.klass == "normal" || rec.klass == "cancel" || rec.klass == "rounded"});
     }
     // Classes interleaved, so a wrong candidate meets every kind of input early.
     std::vector<std::vector<OutRef>*> lists;
@@ -100,10 +104,21 @@ class Sample {
       for (auto* list : lists) {
         if (t >= list->size()) continue;
         any = true;
-        const std::string& klass = in.records[(*list)[t].record].klass;
-        (klass == "normal" || klass == "cancel" || klass == "rounded" ? structure_ : all_).push_back((*list)[t]);
+        ((*list)[t].structural ? structure_ : all_).push_back((*list)[t]);
       }
       if (!any) break;
+    }
+    // Zero results of the random classes: rare (an underflow or an exact cancellation) and
+    // the only outputs that tell the zero-sign and flush rules apart, so all of them count.
+    std::size_t zeros = 0;
+    for (std::uint32_t r = 0; r < in.records.size() && zeros < in.sample_per_class; ++r) {
+      const MmaRecord& rec = in.records[r];
+      if (rec.klass.rfind("probe", 0) == 0) continue;
+      for (std::size_t at = 0; at < rec.d.size() && zeros < in.sample_per_class; ++at)
+        if ((rec.d[at] & ~in.acc_format.sign_bit()) == 0) {
+          all_.push_back({r, static_cast<std::uint16_t>(at / in.n), static_cast<std::uint16_t>(at % in.n), false});
+          ++zeros;
+        }
     }
     all_.insert(all_.begin(), structure_.begin(), structure_.end());  // the full sample, probes first
     std::stable_partition(all_.begin(), all_.end(),
@@ -112,12 +127,15 @@ class Sample {
 
   // Mismatches of m on the structural or the full sample, abandoned above `limit`.
   std::uint64_t mismatches(const TensorCoreModel& m, bool structural_only, std::uint64_t limit) const {
+    const std::vector<DecodedOperand>& ops = operands(m);
+    const std::size_t k = static_cast<std::size_t>(in_.k);
     std::uint64_t bad = 0;
-    for (const OutRef& o : structural_only ? structure_ : all_) {
+    for (std::size_t t = 0; t < all_.size(); ++t) {
+      const OutRef& o = all_[t];
+      if (structural_only && !o.structural) continue;
       const MmaRecord& r = in_.records[o.record];
       const std::size_t at = static_cast<std::size_t>(o.i) * in_.n + o.j;
-      const std::uint64_t d = dot(m, in_.k, &r.a[static_cast<std::size_t>(o.i) * in_.k],
-                                  &r.b[static_cast<std::size_t>(o.j) * in_.k], r.c[at]);
+      const std::uint64_t d = dot_decoded(m, in_.k, &ops[2 * t * k], &ops[(2 * t + 1) * k], r.c[at]);
       if (d != r.d[at] && ++bad > limit) return bad;
     }
     return bad;
@@ -131,8 +149,24 @@ class Sample {
       if (klass.find(edge) != std::string::npos) return false;
     return true;
   }
+  // A and B of every sampled output, decoded once per set of input rules (the only model
+  // parameters decoding depends on): row i of A, then column j of B, K each.
+  const std::vector<DecodedOperand>& operands(const TensorCoreModel& m) const {
+    std::vector<DecodedOperand>& ops = decoded_[m.tf32_truncation * 2 + m.subnormal_inputs];
+    if (!ops.empty() || all_.empty()) return ops;
+    const std::size_t k = static_cast<std::size_t>(in_.k);
+    ops.resize(2 * k * all_.size());
+    for (std::size_t t = 0; t < all_.size(); ++t) {
+      const MmaRecord& r = in_.records[all_[t].record];
+      decode_operands(m, m.a_format, in_.k, &r.a[all_[t].i * k], &ops[2 * t * k]);
+      decode_operands(m, m.b_format, in_.k, &r.b[all_[t].j * k], &ops[(2 * t + 1) * k]);
+    }
+    return ops;
+  }
+
   const FitInput& in_;
   std::vector<OutRef> structure_, all_;
+  mutable std::map<int, std::vector<DecodedOperand>> decoded_;
 };
 
 // The most frequent NaN pattern of D: the canonical NaN, measured rather than searched.
