@@ -83,12 +83,13 @@ struct OutRef {
 class Sample {
  public:
   explicit Sample(const FitInput& in) : in_(in) {
+    std::vector<OutRef> structure;  // the well-scaled outputs, placed first
     std::map<std::string, std::vector<OutRef>> by_class;
     for (std::uint32_t r = 0; r < in.records.size(); ++r) {
       const MmaRecord& rec = in.records[r];
       if (rec.klass.rfind("probe", 0) == 0) {
         // §3 vectors sit in row 0 of A and column 0 of B: D[0][0] is the only informative output.
-        (structural_probe(rec.klass) ? structure_ : all_).push_back({r, 0, 0, structural_probe(rec.klass)});
+        (structural_probe(rec.klass) ? structure : all_).push_back({r, 0, 0, structural_probe(rec.klass)});
         continue;
       }
       auto& list = by_class[rec.klass];
@@ -104,7 +105,7 @@ class Sample {
       for (auto* list : lists) {
         if (t >= list->size()) continue;
         any = true;
-        ((*list)[t].structural ? structure_ : all_).push_back((*list)[t]);
+        ((*list)[t].structural ? structure : all_).push_back((*list)[t]);
       }
       if (!any) break;
     }
@@ -120,7 +121,7 @@ class Sample {
           ++zeros;
         }
     }
-    all_.insert(all_.begin(), structure_.begin(), structure_.end());  // the full sample, probes first
+    all_.insert(all_.begin(), structure.begin(), structure.end());  // the full sample, probes first
     std::stable_partition(all_.begin(), all_.end(),
                           [&](const OutRef& o) { return in.records[o.record].klass.rfind("probe", 0) == 0; });
   }
@@ -165,7 +166,7 @@ class Sample {
   }
 
   const FitInput& in_;
-  std::vector<OutRef> structure_, all_;
+  std::vector<OutRef> all_;  // probes first, then the classes interleaved, then zero results
   mutable std::map<int, std::vector<DecodedOperand>> decoded_;
 };
 

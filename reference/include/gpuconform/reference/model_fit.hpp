@@ -2,17 +2,22 @@
 // `gpuconform vectors infer` and of the numeric.feature.* probes).
 //
 // The search never tries every parameter combination on every output. It works on a
-// sample of outputs ordered so that the discriminating instances (the literature probes of
-// numerics.md §3) come first, and every candidate's mismatch count is abandoned as soon as
-// it exceeds the best so far: a wrong candidate usually dies on its first probe.
+// sample of outputs: the literature probes of numerics.md §3 first (the discriminating
+// instances), then a few outputs of every instance of each random class, interleaved, then
+// every zero result (the rare outputs that decide the zero-sign and flush rules). Every
+// candidate's mismatch count is abandoned as soon as it exceeds the best so far: a wrong
+// candidate usually dies on its first probe.
 //   1. Structure, jointly on the finite, well-scaled outputs: lowering (native or the
 //      sm_90 FP8 HMMA pair), L, F, the rounding direction and the accumulator grid.
-//   2. Every parameter in turn (edge rules included: e_zero, subnormals, zero sign,
-//      overflow, tf32 truncation) on the whole sample, until nothing changes.
-//   3. Ties: a value that matches as well as the chosen one makes that parameter
-//      ambiguous; the chosen value is then the canonical model's (the table row), if given.
-// The caller verifies the fit on every output (mma() on each record): the sample only
-// steers the search.
+//   2. The edge rules (e_zero; subnormal inputs and outputs together; zero sign; overflow;
+//      tf32 truncation), then each structural parameter again, on the whole sample, until
+//      a whole round passes without a change.
+//   3. Ties: a value that matches the sample as well as the chosen one makes that
+//      parameter ambiguous; the chosen value is then the canonical model's (the table row),
+//      if given. Ties are per parameter (or per jointly scanned group): two parameters that
+//      can imitate each other only together are not reported.
+// The caller verifies the fit on every output (count_matches): the sample only steers
+// the search, and an output the fit misses is reported, never fitted away.
 #pragma once
 
 #include <cstdint>
