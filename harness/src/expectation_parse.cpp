@@ -279,6 +279,10 @@ class Parser {
         break;
       case ExpectationKind::exact:
         if (e.model.empty()) error(where, fmt::format("exact '{}' needs 'model' (a reference model id)", id));
+        // numeric.feature.* tests expect one fitted parameter: "param:NAME=VALUE".
+        if (e.model.rfind("param:", 0) == 0 &&
+            (e.model.find('=') == std::string::npos || e.model.find('=') == 6 || e.model.back() == '='))
+          error(where, fmt::format("exact '{}': model '{}' must be \"param:NAME=VALUE\"", id, e.model));
         break;
       case ExpectationKind::info:
         break;
@@ -292,8 +296,17 @@ class Parser {
       if (s.size() <= 5) error(r, "'cite:' needs the paper and table, e.g. \"cite:Luo et al. 2024, Table IV\"");
       return;
     }
+    // A golden vector file (expectations/golden/...): the hardware record a parameter
+    // inferred by `vectors infer` comes from. It must exist beside this file.
+    if (s.rfind("golden:", 0) == 0) {
+      const auto slash = path_.rfind('/');
+      const std::string full = (slash == std::string::npos ? "." : path_.substr(0, slash)) + "/" + s.substr(7);
+      if (s.size() <= 7 || !std::ifstream(full)) error(r, fmt::format("golden vector file '{}' not found (resolved to {})", s.substr(7), full));
+      return;
+    }
     if (s.rfind("run:", 0) != 0) {
-      error(r, fmt::format("source '{}' must start with 'run:' (a run record line) or 'cite:' (a paper)", s));
+      error(r, fmt::format("source '{}' must start with 'run:' (a run record line), 'golden:' (a vector file) or "
+                           "'cite:' (a paper)", s));
       return;
     }
     const std::string rest = s.substr(4);

@@ -39,7 +39,9 @@ std::string describe_fail_band(const Expectation& e) {
     case ExpectationKind::max: return "<= " + format_value(*e.max, e.unit);
     case ExpectationKind::fraction_of_peak:
       return fmt::format(">= {:.3f} of peak", *e.min_fraction);
-    case ExpectationKind::exact: return fmt::format("0 mismatches against model {}", e.model);
+    case ExpectationKind::exact:
+      if (e.model.rfind("param:", 0) == 0) return "fitted parameter " + e.model.substr(6);  // numeric.feature.*
+      return fmt::format("0 mismatches against model {}", e.model);
     case ExpectationKind::info: return "recorded only";
   }
   return "?";
@@ -117,6 +119,8 @@ Verdict judge(const Measurement& m, const Expectation& e) {
                                    describe_expected(e), provenance(e));
   if (!ok && e.kind == ExpectationKind::exact)
     if (const std::string* first = m.find_note("first_mismatch")) reason += "; first mismatch: " + *first;
+  if (!ok && e.kind == ExpectationKind::exact)
+    if (const std::string* inferred = m.find_note("inferred")) reason += "; inferred " + *inferred;
   return {ok ? Outcome::pass : Outcome::fail, std::move(reason)};
 }
 

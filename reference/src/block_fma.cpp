@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpuconform/reference/decoded_dot.hpp"
 #include "gpuconform/reference/float_format.hpp"
 #include "gpuconform/reference/tensor_core_model.hpp"
 
@@ -22,13 +23,8 @@ enum : std::uint8_t { kZero = 1, kInf = 2, kNaN = 4 };
 // alignment shift is always >= 64.
 constexpr std::int32_t kZeroSplit = -(1 << 20);
 
-// An operand as the block sees it: value = (-1)^negative * significand * 2^(split - man).
-struct Operand {
-  std::uint64_t significand;
-  std::int32_t split;  // split exponent: unbiased, emin for subnormals (numerics.md §2)
-  std::uint8_t flags;  // kZero, kInf, kNaN
-  bool negative;
-};
+// An operand as the block sees it (decoded_dot.hpp): flags are kZero, kInf, kNaN.
+using Operand = DecodedOperand;
 
 // The fp32 register a padded format (tf32) lives in: same fields, all bits read.
 FloatFormat full_register(const FloatFormat& f) {
@@ -53,10 +49,33 @@ Operand load(const FloatFormat& f, std::uint64_t bits) {
   return {};
 }
 
+// A subnormal read as zero when the model flushes inputs (TensorCoreModel::subnormal_inputs).
+Operand flush_input(const TensorCoreModel& m, const FloatFormat& f, Operand o) {
+  if (m.subnormal_inputs || o.flags != 0 || o.significand >> f.man_bits != 0) return o;
+  return {0, kZeroSplit, kZero, o.negative};
+}
+
 Operand load_input(const TensorCoreModel& m, const FloatFormat& f, std::uint64_t bits) {
   if (f.pad_bits > 0 && !m.tf32_truncation)
     bits = encode(f, decode(full_register(f), bits), Rounding::kRNE);  // RNE pre-rounding
-  return load(f, bits);  // decode() reads only the top bits: the hardware's truncation
+  return flush_input(m, f, load(f, bits));  // decode() reads only the top bits: the hardware's truncation
+}
+
+// Whether every term of a block is a zero of negative sign: IEEE gives -0 for their sum.
+bool all_negative_zeros(int n, const Operand* a, const Operand* b, const Operand& c) {
+  if (c.flags != kZero || !c.negative) return false;
+  for (int k = 0; k < n; ++k)
+    if (((a[k].flags | b[k].flags) & kZero) == 0 || a[k].negative == b[k].negative) return false;
+  return true;
+}
+
+// A result the rounding left below the normal range, flushed when the model says so.
+std::uint64_t flush_output(const TensorCoreModel& m, std::uint64_t d) {
+  const FloatFormat& f = m.round_format;
+  if (m.subnormal_outputs) return d;
+  const std::uint64_t exp_field = (d >> (f.man_bits + f.pad_bits)) & f.exp_field_max();
+  const bool negative = (d & f.sign_bit()) != 0;
+  return exp_field == 0 ? signed_zero(f, negative && m.ieee_zero_sign) : d;
 }
 
 // NaN in, inf*0 or +inf with -inf: the canonical NaN; otherwise the inf present.
@@ -89,7 +108,7 @@ std::uint64_t align(std::uint64_t mag, int shift) {
 // One fused block: n <= L products and the accumulator.
 std::uint64_t block(const TensorCoreModel& m, int n, const Operand* a, const Operand* b,
                     std::uint64_t acc_bits) {
-  const Operand c = load(m.acc_format, acc_bits);
+  const Operand c = flush_input(m, m.acc_format, load(m.acc_format, acc_bits));
 
   // 1. The block exponent E: the largest split exponent; zero terms count as e_zero.
   std::uint8_t flags = c.flags;
@@ -123,13 +142,14 @@ std::uint64_t block(const TensorCoreModel& m, int n, const Operand* a, const Ope
   }
 
   // 3. One rounding of sum * 2^lsb; an exact zero is +0 and overflow is inf.
-  if (sum == 0) return signed_zero(m.acc_format, false);
+  if (sum == 0) return signed_zero(m.acc_format, m.ieee_zero_sign && all_negative_zeros(n, a, b, c));
   const std::uint64_t magnitude =
       sum < 0 ? 0 - static_cast<std::uint64_t>(sum) : static_cast<std::uint64_t>(sum);
   const Unpacked exact{FpClass::kFinite, sum < 0, magnitude, lsb};
-  const std::uint64_t d = encode(m.round_format, exact, m.rounding, Overflow::kInfinity);  // RZ or RNE per model
+  const std::uint64_t d = flush_output(m, encode(m.round_format, exact, m.rounding, m.overflow));  // RZ or RNE per model
   // A nonzero sum that rounds to zero is +0 too: the H100 gives 0x0000 where a
   // negative f16 result underflows (golden vectors, expectations/golden/sm_90).
+  if (m.ieee_zero_sign) return d;
   return d == signed_zero(m.round_format, true) ? signed_zero(m.round_format, false) : d;
 }
 
@@ -185,6 +205,16 @@ std::uint64_t dot(const TensorCoreModel& m, int K, const std::uint64_t* a, const
   load_all(m, m.a_format, K, a, av);
   load_all(m, m.b_format, K, b, bv);
   return chain(m, K, av.data(), bv.data(), c);
+}
+
+void decode_operands(const TensorCoreModel& m, const FloatFormat& f, int n, const std::uint64_t* bits,
+                     DecodedOperand* out) {
+  for (int i = 0; i < n; ++i) out[i] = load_input(m, f, bits[i]);
+}
+
+std::uint64_t dot_decoded(const TensorCoreModel& m, int K, const DecodedOperand* a, const DecodedOperand* b,
+                          std::uint64_t c) {
+  return chain(m, K, a, b, c);
 }
 
 void mma(const TensorCoreModel& m, int M, int N, int K, const std::uint64_t* A,

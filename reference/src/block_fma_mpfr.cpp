@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "gpuconform/reference/mpfr_format.hpp"
@@ -172,6 +173,11 @@ std::uint64_t block(Workspace& w, Tables t, const TensorCoreModel& m, int n, con
 
 std::uint64_t dot_mpfr(const TensorCoreModel& m, int K, const std::uint64_t* a,
                        const std::uint64_t* b, std::uint64_t c) {
+  // The edge-rule alternatives of TensorCoreModel exist for `vectors infer`'s search, in
+  // dot() only; this independent version implements the measured rules and says so.
+  if (!m.subnormal_inputs || !m.subnormal_outputs || m.ieee_zero_sign || m.overflow != Overflow::kInfinity)
+    throw std::invalid_argument("dot_mpfr: " + m.id + ": only the default edge rules are implemented "
+                                "(subnormals kept, +0 zeros, inf on overflow)");
   thread_local Workspace w;
   const Tables t{w.code_values(m.a_format), w.code_values(m.b_format),
                  w.product_values(m.a_format, m.b_format)};

@@ -1,7 +1,15 @@
 // The named tensor-core models: one row per architecture x instruction x D type x A/B
 // type, each with its source in research/numerics.md. The arithmetic is block_fma.cpp;
 // this file is only data. To add a row, append one line to kRows; e_zero comes from
-// kArchZeros.
+// kArchZeros. The sm_90 rows are also recovered from the H100 golden vectors alone by
+// `gpuconform vectors infer` (tests/unit/golden_infer_test.cpp); the other architectures'
+// rows are cited, not measured, and expectations/sm_80|86|89|100.toml cite them.
+//
+// Source keys (numerics.md "Sources"): [F] Fasi, Higham, Mikaitis, Pranesh, PeerJ CS 7:e330
+// (2021); [K] Khattak & Mikaitis, "Accurate Models of NVIDIA Tensor Cores", arXiv:2512.07004;
+// [H] Khattak & Mikaitis, IEEE HPEC 2025; [M] Xie et al., MMA-Sim, arXiv:2511.10909;
+// [S] Valpey et al., arXiv:2502.15999; [D] DeepSeek-V3, arXiv:2412.19437; [SA] SageAttention2,
+// arXiv:2411.10958.
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -2,6 +2,8 @@
 //   list      the MMA variants of this build (vector-file name, PTX, what the GPU needs)
 //   generate  run every variant on the GPU and write one xz file each (kernels/numeric)
 //   check     compare files with the models on the CPU: 0 all match, 1 a mismatch, 2 unusable
+//   infer     fit the tensor-core model's parameters to files: 0 every output reproduced,
+//             1 some output not, 2 unusable
 //   bench     outputs per second of the fast model on one core
 //   readme    rewrite DIR/README.md from the headers of DIR's vector files
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include "numeric/golden_generator.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/vector_check.hpp"
+#include "numeric/vector_infer.hpp"
 
 namespace gpuconform::cli {
 namespace {
@@ -29,6 +32,9 @@ struct VectorArgs {
   std::string bench_variant = "mma_m16n8k16_f32_bf16";
   double bench_seconds = 2.0;
   std::string readme_dir;
+  std::vector<std::string> infer_files;
+  std::string infer_arch;
+  bool infer_json = false;
 };
 
 int list() {
@@ -135,6 +141,28 @@ int check(const VectorArgs& args) {
   return mismatch ? kExitFailed : kExitOk;
 }
 
+// One line per file (or a JSON array); exit 2 if a file is unusable, 1 if the best fit
+// leaves an output unexplained: that output is printed, never hidden.
+int infer(const VectorArgs& args) {
+  bool unusable = false, unmatched = false;
+  if (args.infer_json) fmt::print("[");
+  for (std::size_t i = 0; i < args.infer_files.size(); ++i) {
+    const InferResult r = infer_vector_file(args.infer_files[i], args.infer_arch);
+    unusable |= !r.error.empty();
+    unmatched |= r.error.empty() && r.matched != r.outputs;
+    if (args.infer_json) {
+      fmt::print("{}\n  {}", i ? "," : "", infer_json(r));
+    } else if (!r.error.empty()) {
+      fmt::print(stderr, "{}\n", r.error);
+    } else {
+      fmt::print("{}\n", infer_line(r));
+    }
+  }
+  if (args.infer_json) fmt::print("\n]\n");
+  if (unusable) return kExitUnusable;
+  return unmatched ? kExitFailed : kExitOk;
+}
+
 int bench(const VectorArgs& args) {
   const BenchResult r = bench_model(args.bench_model, args.bench_variant, args.bench_seconds);
   fmt::print("{} on {}: {:.2f} million outputs/s on one core ({} outputs in {:.2f} s)\n", r.model,
@@ -157,7 +185,7 @@ int readme(const VectorArgs& args) {
 
 Command add_vectors_command(CLI::App& app) {
   auto args = std::make_shared<VectorArgs>();
-  CLI::App* vectors = app.add_subcommand("vectors", "Golden MMA vector files: list, generate, check, bench, readme");
+  CLI::App* vectors = app.add_subcommand("vectors", "Golden MMA vector files: list, generate, check, infer, bench, readme");
   vectors->require_subcommand(1, 1);
 
   CLI::App* list_cmd = vectors->add_subcommand("list", "The MMA variants of this build");
@@ -186,6 +214,13 @@ Command add_vectors_command(CLI::App& app) {
       ->excludes(model);
   chk->add_option("files", args->files, "Vector files")->required();
 
+  CLI::App* infer_cmd = vectors->add_subcommand(
+      "infer", "Fit the tensor-core model's parameters (L, F, rounding, edge rules) to vector files; exit 0 when the "
+               "fit reproduces every output, 1 when not, 2 unusable");
+  infer_cmd->add_option("--arch", args->infer_arch, "Architecture whose table model breaks ties (default: the file's)");
+  infer_cmd->add_flag("--json", args->infer_json, "A JSON array, one object per file");
+  infer_cmd->add_option("files", args->infer_files, "Vector files")->required();
+
   CLI::App* bench_cmd = vectors->add_subcommand("bench", "Output elements per second of the fast model, one core");
   bench_cmd->add_option("--model", args->bench_model, "Reference model id")->capture_default_str();
   bench_cmd->add_option("--variant", args->bench_variant, "Variant whose shape is evaluated")->capture_default_str();
@@ -201,6 +236,7 @@ Command add_vectors_command(CLI::App& app) {
     if (readme_cmd->parsed()) return readme(*args);
     if (gen->parsed()) return generate(*args);
     if (chk->parsed()) return check(*args);
+    if (infer_cmd->parsed()) return infer(*args);
     if (bench_cmd->parsed()) return bench(*args);
     return kExitUnusable;
   };

@@ -46,6 +46,14 @@ struct TensorCoreModel {
   // accumulator format (fp32 or fp16), whose NaN is the canonical one. Reproduces every
   // output of the H100 golden vectors, f32 and f16 D (expectations/golden/sm_90).
   bool fp8_via_hmma_pair = false;
+  // Edge rules. The defaults are what every measured path does (numerics.md §1 and the
+  // sm_90 golden vectors); the alternatives exist so that `vectors infer` can test them.
+  bool subnormal_inputs = true;   // false: subnormal A, B and C read as zero (sign kept)
+  bool subnormal_outputs = true;  // false: a block result below the normal range becomes zero
+  // false: a zero result is +0, whether an exact zero sum or an underflow (H100 golden
+  // vectors). true: IEEE 754 signs: an underflow keeps its sign, a sum of only -0 is -0.
+  bool ieee_zero_sign = false;
+  Overflow overflow = Overflow::kInfinity;  // finite results beyond the format: inf or max
 
   int max_k() const;
 };

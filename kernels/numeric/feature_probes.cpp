@@ -1,0 +1,167 @@
+// numeric.feature.<path>.<property>: one test per behaviour of a tensor-core path, beside
+// the bit-exact numeric.<instruction>.<shape>... test. Each runs the variant's random
+// classes and the §3 discriminating vectors on the GPU (the golden generator's recipe,
+// through the same MmaVariant runner), fits the block-FMA model to the results
+// (vector_infer.hpp) and compares ONE fitted parameter with the expectation:
+//
+//   [probe."numeric.feature.wgmma.f32.e4m3.fraction_bits"]
+//   kind = "exact"
+//   model = "param:fraction_bits=13"
+//   unit = "mismatches"
+//
+// value = 0 when the fit gives that value (or the data cannot tell it from the fitted one:
+// the value is among the ambiguous alternatives), 1 otherwise; the notes carry the fitted
+// value and the whole fit. So a new driver that widens F fails `...fraction_bits` by name,
+// not only the bit-exact test. The fit runs once per variant and process: a path's
+// properties share it. Recording (no expectation) writes `model = "param:NAME=VALUE"`.
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "gpuconform/probe.hpp"
+#include "numeric/feature_probes.hpp"
+#include "numeric/mma_check.hpp"
+#include "numeric/mma_instances.hpp"
+#include "numeric/mma_variant.hpp"
+#include "numeric/vector_infer.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+
+// A path (the model id without its arch), the vector-file variant that exercises it and
+// what the GPU needs (as the variant's table row: the probes register before the variant
+// tables of mma_sync.cu and wgmma.cu may have, so they cannot ask them).
+struct FeaturePath {
+  const char* path;
+  const char* variant;
+  int min_cc;
+  bool sm90a;
+};
+constexpr FeaturePath kPaths[] = {
+    {"mma_sync.f32.f16", "mma_m16n8k16_f32_f16", 80, false},   {"mma_sync.f32.bf16", "mma_m16n8k16_f32_bf16", 80, false},
+    {"mma_sync.f16.f16", "mma_m16n8k16_f16_f16", 80, false},   {"mma_sync.f32.tf32", "mma_m16n8k8_f32_tf32", 80, false},
+    {"mma_sync.f32.e4m3", "mma_m16n8k32_f32_e4m3", 89, false}, {"mma_sync.f32.e5m2", "mma_m16n8k32_f32_e5m2", 89, false},
+    {"mma_sync.f16.e4m3", "mma_m16n8k32_f16_e4m3", 89, false}, {"mma_sync.f16.e5m2", "mma_m16n8k32_f16_e5m2", 89, false},
+    {"wgmma.f32.f16", "wgmma_m64n8k16_f32_f16", 90, true},     {"wgmma.f32.bf16", "wgmma_m64n8k16_f32_bf16", 90, true},
+    {"wgmma.f16.f16", "wgmma_m64n8k16_f16_f16", 90, true},     {"wgmma.f32.tf32", "wgmma_m64n8k8_f32_tf32", 90, true},
+    {"wgmma.f32.e4m3", "wgmma_m64n8k32_f32_e4m3", 90, true},   {"wgmma.f32.e5m2", "wgmma_m64n8k32_f32_e5m2", 90, true},
+    {"wgmma.f16.e4m3", "wgmma_m64n8k32_f16_e4m3", 90, true},   {"wgmma.f16.e5m2", "wgmma_m64n8k32_f16_e5m2", 90, true},
+};
+// Every property a path may have; paths register those the fit reports for their formats.
+constexpr const char* kProperties[] = {"lowering",         "block_order",       "block_size",    "fraction_bits",
+                                       "final_rounding",   "accumulator_format", "e_zero",       "subnormal_inputs",
+                                       "subnormal_outputs", "negative_zero",     "overflow",      "input_truncation",
+                                       "nan_canonical"};
+constexpr std::size_t kPathCount = sizeof(kPaths) / sizeof(kPaths[0]);
+constexpr std::size_t kPropertyCount = sizeof(kProperties) / sizeof(kProperties[0]);
+
+constexpr int kInstancesPerClass = 400;  // as the golden files: enough for every parameter they pin
+constexpr std::uint64_t kSeed = 0x6665617475726573ull;  // "features"
+
+// The fit of one variant on this GPU, computed once per process.
+const InferResult& fit_on_gpu(const MmaVariant& v, const DeviceInfo& device) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, int>, InferResult> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_pair(v.name(), device.index);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  ref::Rng rng(kSeed);
+  check_layout(v, layout_instances(v.layout, 64, rng));
+  std::vector<MmaInstance> instances;
+  for (const std::string& klass : random_classes(v.layout))
+    for (MmaInstance& in : draw_instances(v.layout, klass, kInstancesPerClass, rng)) instances.push_back(std::move(in));
+  for (MmaInstance& in : probe_instances(v.layout)) instances.push_back(std::move(in));
+  const std::vector<std::uint64_t> d = v.run(instances);
+  const std::size_t per = v.layout.c_count();
+  std::vector<ref::MmaRecord> records;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    MmaInstance& in = instances[i];
+    records.push_back({std::move(in.klass), std::move(in.a), std::move(in.b), std::move(in.c),
+                       std::vector<std::uint64_t>(d.begin() + i * per, d.begin() + (i + 1) * per)});
+  }
+  return cache.emplace(key, infer_records(v.layout, std::move(records), device.arch())).first->second;
+}
+
+Measurement measure_feature(const ProbeContext& ctx, const FeaturePath& fp, const std::string& property) {
+  const MmaVariant* v = find_mma_variant(fp.variant);
+  if (!v) throw std::logic_error(std::string("feature probe for an unregistered MMA variant: ") + fp.variant);
+  if (std::string why = unsupported_reason(*v, ctx.device); !why.empty()) throw ProbeSkipped(why);
+  return feature_measurement(fit_on_gpu(*v, ctx.device), property, ctx.expectation);
+}
+
+template <std::size_t P, std::size_t Q>
+Measurement run_feature(const ProbeContext& ctx) {
+  return measure_feature(ctx, kPaths[P], kProperties[Q]);
+}
+
+// Whether a path reports this property (the fit's parameter list for its formats).
+bool applies(const VectorVariant& v, const std::string& property) {
+  if (property == "nan_canonical") return true;
+  const bool fp8 = v.ab_type == ElementType::e4m3 || v.ab_type == ElementType::e5m2;
+  if (property == "block_order") return fp8;
+  for (const std::string& name : ref::parameter_names(*float_format(v.ab_type), *float_format(v.d_type)))
+    if (name == property) return true;
+  return false;
+}
+
+template <std::size_t P, std::size_t... Q>
+void register_path(std::index_sequence<Q...>) {
+  const FeaturePath& fp = kPaths[P];
+  std::string why;
+  const auto v = parse_variant(fp.variant, why);
+  if (!v) throw std::logic_error(why);
+  const Requirements needs{fp.min_cc, fp.sm90a ? 90 : 0, fp.sm90a ? "sm_90a (wgmma)" : ""};
+  auto add = [&](std::size_t q, ProbeFn fn) {
+    const std::string property = kProperties[q];
+    if (!applies(*v, property)) return;
+    Registry::instance().add(Probe{fmt::format("numeric.feature.{}.{}", fp.path, property), Family::numeric,
+                                   fmt::format("{}: the fitted block-FMA {} equals the expected value", fp.variant,
+                                               property),
+                                   needs, {ExpectationKind::exact}, fn});
+  };
+  (add(Q, &run_feature<P, Q>), ...);
+}
+
+template <std::size_t... P>
+bool register_all(std::index_sequence<P...>) {
+  (register_path<P>(std::make_index_sequence<kPropertyCount>{}), ...);
+  return true;
+}
+
+const bool kRegistered = register_all(std::make_index_sequence<kPathCount>{});
+
+}  // namespace
+
+Measurement feature_measurement(const InferResult& fit, const std::string& property, const Expectation* expectation) {
+  if (!fit.error.empty()) throw std::runtime_error(fit.error);
+  const ref::FitParameter* p = nullptr;
+  for (const ref::FitParameter& q : fit.params)
+    if (q.name == property) p = &q;
+  if (!p) throw std::logic_error(fmt::format("the fit of {} has no parameter {}", fit.variant, property));
+  Measurement m;
+  m.unit = "mismatches";
+  m.compared = fit.outputs;
+  m.note("model", fmt::format("param:{}={}", property, p->value));  // what `record` writes
+  m.note("inferred", fmt::format("{} = {}{}", property, p->value,
+                                 p->alternatives.empty()
+                                     ? ""
+                                     : fmt::format(" (the data cannot tell it from {})", compact_values(p->alternatives))));
+  m.note("fit", infer_line(fit));
+  if (expectation) {
+    const std::string& s = expectation->model;
+    const auto eq = s.find('=');
+    if (s.rfind("param:", 0) != 0 || eq == std::string::npos || s.substr(6, eq - 6) != property)
+      throw std::runtime_error(fmt::format("{}: a feature test expects model = \"param:{}=VALUE\", not '{}'",
+                                           expectation->where.str(), property, s));
+    const std::string want = s.substr(eq + 1);
+    bool ok = p->value == want;
+    for (const std::string& alt : p->alternatives) ok |= alt == want;
+    m.value = ok ? 0 : 1;
+  }
+  return m;
+}
+
+}  // namespace gpuconform::kernels

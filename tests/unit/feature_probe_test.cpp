@@ -1,0 +1,70 @@
+// numeric.feature.* judging on the CPU: records the sm_90 model computes stand in for the
+// GPU's, through the same instance recipe (random classes + §3 probes) and the same fit.
+#include <gtest/gtest.h>
+
+#include "gpuconform/reference/tensor_core_model.hpp"
+#include "numeric/feature_probes.hpp"
+#include "numeric/mma_instances.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+
+const InferResult& simulated_fit() {
+  static const InferResult fit = [] {
+    std::string why;
+    const VectorVariant v = *parse_variant("mma_m16n8k32_f32_e4m3", why);
+    const ref::TensorCoreModel& model = *ref::default_model("sm_90", v.name);
+    ref::Rng rng(7);
+    std::vector<MmaInstance> instances;
+    for (const std::string& klass : random_classes(v))
+      for (MmaInstance& in : draw_instances(v, klass, 30, rng)) instances.push_back(std::move(in));
+    for (MmaInstance& in : probe_instances(v)) instances.push_back(std::move(in));
+    std::vector<ref::MmaRecord> records;
+    for (MmaInstance& in : instances) {
+      std::vector<std::uint64_t> d(v.c_count());
+      ref::mma(model, v.m, v.n, v.k, in.a.data(), in.b.data(), in.c.data(), d.data());
+      records.push_back({in.klass, in.a, in.b, in.c, d});
+    }
+    return infer_records(v, std::move(records), "sm_90");
+  }();
+  return fit;
+}
+
+Expectation expect(const std::string& model) {
+  Expectation e;
+  e.probe_id = "numeric.feature.mma_sync.f32.e4m3.lowering";
+  e.kind = ExpectationKind::exact;
+  e.model = model;
+  e.unit = "mismatches";
+  return e;
+}
+
+TEST(FeatureProbe, PassesOnTheFittedValueAndFailsOnAnother) {
+  ASSERT_TRUE(simulated_fit().error.empty()) << simulated_fit().error;
+  const Expectation right = expect("param:lowering=f16_hmma_pair"), wrong = expect("param:lowering=native");
+  EXPECT_EQ(feature_measurement(simulated_fit(), "lowering", &right).value, 0);
+  const Measurement m = feature_measurement(simulated_fit(), "lowering", &wrong);
+  EXPECT_EQ(m.value, 1);
+  EXPECT_EQ(*m.find_note("inferred"), "lowering = f16_hmma_pair");
+  EXPECT_GT(m.compared, 0u);
+}
+
+TEST(FeatureProbe, AnAmbiguousParameterAcceptsEveryValueTheDataAllow) {
+  const Expectation e = expect("param:e_zero=-140");  // tiny results: none in 30 instances a class
+  const Measurement m = feature_measurement(simulated_fit(), "e_zero", &e);
+  EXPECT_EQ(m.value, 0) << *m.find_note("inferred");
+  EXPECT_NE(m.find_note("inferred")->find("cannot tell"), std::string::npos);
+}
+
+TEST(FeatureProbe, RecordingWritesTheParameter) {
+  const Measurement m = feature_measurement(simulated_fit(), "fraction_bits", nullptr);
+  EXPECT_EQ(*m.find_note("model"), "param:fraction_bits=25");
+}
+
+TEST(FeatureProbe, AnExpectationForAnotherParameterIsAnError) {
+  const Expectation e = expect("param:block_size=16");
+  EXPECT_THROW(feature_measurement(simulated_fit(), "fraction_bits", &e), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace gpuconform::kernels
