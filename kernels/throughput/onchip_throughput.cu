@@ -1,6 +1,7 @@
 // Bandwidth of the SM's on-chip memories: shared-memory 128-bit loads and
-// stores (all SMs) and L1 hits (one SM), as a fraction of the cited bytes per
-// clock per SM (peak entries "smem" and "l1").
+// stores, ldmatrix.x4 (plain and .trans) and stmatrix.x4 (all SMs), and L1
+// hits (one SM), as a fraction of the cited bytes per clock per SM (peak
+// entries "smem" and "l1").
 //
 // Method: each thread owns one 16-byte column of a 16-slot array (slot s of
 // thread t at (s * threads + t) * 16 B, so a warp's access is 512 contiguous
@@ -31,7 +32,11 @@ namespace {
 constexpr int kSlots = 16;
 constexpr int kWindow = 8;  // slots accessed per trip
 
-enum class Access { shared_load, shared_store, l1_load };
+enum class Access { shared_load, shared_store, l1_load, ldmatrix_x4, ldmatrix_x4_trans, stmatrix_x4 };
+
+constexpr bool is_load(Access a) {
+  return a == Access::shared_load || a == Access::ldmatrix_x4 || a == Access::ldmatrix_x4_trans;
+}
 
 __device__ __forceinline__ uint4 ld_shared16(unsigned addr) {
   uint4 v;
@@ -42,6 +47,29 @@ __device__ __forceinline__ void st_shared16(unsigned addr, uint4 v) {
   asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
                : "memory");
 }
+// ldmatrix/stmatrix .x4: lane l gives the address of row l % 8 of matrix
+// l / 8; with lane l's 16-byte column at l * 16 the 32 rows are 512
+// contiguous bytes, conflict-free, and every lane receives 16 bytes.
+template <bool Trans>
+__device__ __forceinline__ uint4 ldmatrix16(unsigned addr) {
+  uint4 v;
+  if constexpr (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+  return v;
+}
+__device__ __forceinline__ void stmatrix16(unsigned addr, uint4 v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr), "r"(v.x), "r"(v.y),
+               "r"(v.z), "r"(v.w) : "memory");
+#else
+  __trap();  // sm_90 and later only; the probe requires compute capability 9.0
+#endif
+}
+
 __device__ __forceinline__ uint4 ld_global_ca16(const uint4* p) {
   uint4 v;
   asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
@@ -81,25 +109,43 @@ __global__ void __launch_bounds__(kBlock<A>) onchip_kernel(const uint4* global, 
       for (int k = 0; k < kWindow; ++k) { acc.x ^= v[k].x ^ v[k].y; acc.y ^= v[k].z ^ v[k].w; }
     } else {
       const unsigned addr = smem_base + first * slot_bytes;
-      if constexpr (A == Access::shared_load) {
+      if constexpr (is_load(A)) {
         uint4 v[kWindow];
 #pragma unroll
-        for (int k = 0; k < kWindow; ++k) v[k] = ld_shared16(addr + k * slot_bytes);
+        for (int k = 0; k < kWindow; ++k) {
+          if constexpr (A == Access::shared_load) v[k] = ld_shared16(addr + k * slot_bytes);
+          else v[k] = ldmatrix16<A == Access::ldmatrix_x4_trans>(addr + k * slot_bytes);
+        }
 #pragma unroll
         for (int k = 0; k < kWindow; ++k) { acc.x ^= v[k].x ^ v[k].y; acc.y ^= v[k].z ^ v[k].w; }
       } else {
         const uint4 w = make_uint4(acc.x + trip, acc.y, acc.z, acc.w);
 #pragma unroll
-        for (int k = 0; k < kWindow; ++k) st_shared16(addr + k * slot_bytes, w);
+        for (int k = 0; k < kWindow; ++k) {
+          if constexpr (A == Access::shared_store) st_shared16(addr + k * slot_bytes, w);
+          else stmatrix16(addr + k * slot_bytes, w);
+        }
       }
     }
   }
   gc_stamp_store(stamps, begin);
-  if constexpr (A == Access::shared_store) {
+  if constexpr (A == Access::shared_store || A == Access::stmatrix_x4) {
     __syncthreads();
     acc = smem[((t + 1) % n) + n * (kSlots - 1)];  // another thread's stores are read: they are observable
   }
   sink[blockIdx.x * static_cast<std::size_t>(n) + t] = acc;
+}
+
+const char* access_name(Access a) {
+  switch (a) {
+    case Access::shared_load: return "ld.shared.v4";
+    case Access::shared_store: return "st.shared.v4";
+    case Access::l1_load: return "ld.global.ca.v4 (L1 hits)";
+    case Access::ldmatrix_x4: return "ldmatrix.x4 (per lane)";
+    case Access::ldmatrix_x4_trans: return "ldmatrix.x4.trans (per lane)";
+    case Access::stmatrix_x4: return "stmatrix.x4 (per lane)";
+  }
+  return "?";
 }
 
 template <Access A>
@@ -143,8 +189,7 @@ Measurement measure_onchip(const ProbeContext& ctx) {
   work.sms_used = sms;
   work.method = fmt::format("{} block(s) x {} threads on {} SM(s), {} x {} conflict-free 16 B {} per thread; "
                             "random non-zero data", grid, threads, sms, trips, kWindow,
-                            A == Access::shared_load ? "ld.shared" : A == Access::shared_store ? "st.shared"
-                                                                                                 : "ld.global.ca (L1 hits)");
+                            access_name(A));
   Measurement m = measure_throughput(ctx, work, [&](long long* stamps) { run(trips, stamps); }, throughput_options(ctx));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(kernel), dev.arch()));
   return m;
@@ -163,6 +208,15 @@ const bool kRegistered = [] {
            Probe{"throughput.l1.read", Family::throughput,
                  "L1 hit bandwidth of one SM (ld.global.ca, 128 KiB footprint) as a fraction of peak entry 'l1'", {75},
                  kFraction, &measure_onchip<Access::l1_load>},
+           Probe{"throughput.ldmatrix.x4", Family::throughput,
+                 "ldmatrix.sync.m8n8.x4 shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'", {75},
+                 kFraction, &measure_onchip<Access::ldmatrix_x4>},
+           Probe{"throughput.ldmatrix.x4.trans", Family::throughput,
+                 "ldmatrix.sync.m8n8.x4.trans shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'",
+                 {75}, kFraction, &measure_onchip<Access::ldmatrix_x4_trans>},
+           Probe{"throughput.stmatrix.x4", Family::throughput,
+                 "stmatrix.sync.m8n8.x4 shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'", {90},
+                 kFraction, &measure_onchip<Access::stmatrix_x4>},
        })
     Registry::instance().add(p);
   return true;

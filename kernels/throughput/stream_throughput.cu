@@ -62,23 +62,10 @@ __device__ __forceinline__ void store16(float4* p, float4 v) {
 
 __device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 
-template <Pattern P, Ld L, St S>
-__device__ __forceinline__ void stream_one(const float4* a, const float4* b, float4* c, std::size_t i, float scale,
-                                           float4 fill, float& acc) {
-  if constexpr (P == Pattern::read) {
-    acc += sum4(load16<L>(a + i));
-  } else if constexpr (P == Pattern::write) {
-    store16<S>(c + i, fill);
-  } else if constexpr (P == Pattern::copy) {
-    store16<S>(c + i, load16<L>(a + i));
-  } else {
-    const float4 x = load16<L>(a + i), y = load16<L>(b + i);
-    store16<S>(c + i, make_float4(x.x + scale * y.x, x.y + scale * y.y, x.z + scale * y.z, x.w + scale * y.w));
-  }
-}
-
 // `passes` sweeps over `count` float4 elements. The loads of one group of
-// kUnroll are issued before any is used (volatile asm keeps program order).
+// kUnroll (each predicated on the bound, so that a footprint of only a few
+// grid strides, as in the L2 probes, still keeps kUnroll in flight) are
+// issued before any is used.
 template <Pattern P, Ld L, St S>
 __global__ void __launch_bounds__(kThreads) stream_kernel(const float4* a, const float4* b, float4* c,
                                                           std::size_t count, int passes, float scale,
@@ -92,31 +79,43 @@ __global__ void __launch_bounds__(kThreads) stream_kernel(const float4* a, const
     // Writes store a per-thread, per-pass non-zero value.
     const float base = 1.0f + static_cast<float>(first & 1023) + scale * static_cast<float>(pass);
     const float4 fill = make_float4(base, base + 0.25f, base + 0.5f, base + 0.75f);
-    std::size_t i = first;
-    for (; i + (kUnroll - 1) * stride < count; i += kUnroll * stride) {
-      if constexpr (P == Pattern::read) {
-        float4 v[kUnroll];
+    for (std::size_t i = first; i < count; i += kUnroll * stride) {
+      bool in[kUnroll];
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) v[u] = load16<L>(a + i + u * stride);
+      for (int u = 0; u < kUnroll; ++u) in[u] = i + u * stride < count;
+      // All loads of the step first, then their consumers and the stores:
+      // volatile asm keeps program order, so a store placed between two
+      // loads would hold the second one back until the first returned.
+      float4 x[kUnroll], y[kUnroll];
+      if constexpr (P != Pattern::write) {
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) acc += sum4(v[u]);
-      } else {
+        for (int u = 0; u < kUnroll; ++u)
+          if (in[u]) x[u] = load16<L>(a + i + u * stride);
+      }
+      if constexpr (P == Pattern::triad) {
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) stream_one<P, L, S>(a, b, c, i + u * stride, scale, fill, acc);
+        for (int u = 0; u < kUnroll; ++u)
+          if (in[u]) y[u] = load16<L>(b + i + u * stride);
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        if (!in[u]) continue;
+        if constexpr (P == Pattern::read) {
+          acc += sum4(x[u]);
+        } else if constexpr (P == Pattern::write) {
+          store16<S>(c + i + u * stride, fill);
+        } else if constexpr (P == Pattern::copy) {
+          store16<S>(c + i + u * stride, x[u]);
+        } else {
+          store16<S>(c + i + u * stride, make_float4(x[u].x + scale * y[u].x, x[u].y + scale * y[u].y,
+                                                     x[u].z + scale * y[u].z, x[u].w + scale * y[u].w));
+        }
       }
     }
-    for (; i < count; i += stride) stream_one<P, L, S>(a, b, c, i, scale, fill, acc);
   }
   gc_stamp_store(stamps, begin);
   if (__float_as_uint(acc) == sink_key) *sink = acc;  // practically never true; keeps the loads live
 }
-
-struct StreamRow {
-  Pattern pattern;
-  Ld ld;
-  St st;
-  bool l2;  // footprint inside L2, many passes; else HBM, one pass
-};
 
 int arrays_read(Pattern p) { return p == Pattern::read || p == Pattern::copy ? 1 : p == Pattern::triad ? 2 : 0; }
 int arrays_written(Pattern p) { return p == Pattern::read ? 0 : 1; }
