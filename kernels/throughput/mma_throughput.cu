@@ -28,6 +28,7 @@
 #include "common/clock_stamps.cuh"
 #include "gpuconform/throughput.hpp"
 #include "latency/mma_chain.cuh"
+#include "throughput/random_formats.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -35,48 +36,6 @@ namespace {
 constexpr int kSteps = 8;
 constexpr int kWarps[] = {1, 2, 4, 8, 16};
 constexpr int kIlps[] = {1, 2, 4, 8};
-
-enum class Fmt { f16, bf16, tf32, e4m3, s8, s4, f64 };
-
-// One random register (or f64) of `fmt` elements: sign random, magnitude in
-// [2^-5, 2^-4) for floats, |v| <= 7 for s8, [-4, 3] for s4.
-std::uint64_t random_register(Fmt fmt, std::mt19937_64& rng) {
-  const std::uint64_t r = rng(), s = rng();
-  switch (fmt) {
-    case Fmt::f16: {
-      std::uint32_t v = 0;
-      for (int h = 0; h < 2; ++h)
-        v |= static_cast<std::uint32_t>(((s >> h) & 1) << 15 | 10u << 10 | ((r >> (10 * h)) & 0x3FF)) << (16 * h);
-      return v;
-    }
-    case Fmt::bf16: {
-      std::uint32_t v = 0;
-      for (int h = 0; h < 2; ++h)
-        v |= static_cast<std::uint32_t>(((s >> h) & 1) << 15 | 122u << 7 | ((r >> (7 * h)) & 0x7F)) << (16 * h);
-      return v;
-    }
-    case Fmt::tf32: return static_cast<std::uint32_t>((s & 1) << 31 | 122u << 23 | (r & 0x7FE000));
-    case Fmt::e4m3: {
-      std::uint32_t v = 0;
-      for (int b = 0; b < 4; ++b)
-        v |= static_cast<std::uint32_t>(((s >> b) & 1) << 7 | 4u << 3 | ((r >> (3 * b)) & 7)) << (8 * b);
-      return v;
-    }
-    case Fmt::s8: {
-      std::uint32_t v = 0;
-      for (int b = 0; b < 4; ++b) v |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(int((r >> (4 * b)) & 15) - 7)) << (8 * b);
-      return v;
-    }
-    case Fmt::s4: return static_cast<std::uint32_t>(r);  // every nibble pattern is a valid s4 in [-8, 7]
-    case Fmt::f64: {
-      const double d = std::ldexp(1.0 + static_cast<double>(r >> 11) * 0x1p-53, -5) * ((s & 1) ? -1 : 1);
-      std::uint64_t bits;
-      std::memcpy(&bits, &d, 8);
-      return bits;
-    }
-  }
-  return 1;
-}
 
 // Valid sparse metadata: eight groups of two 2-bit indices i < j (i | j << 2);
 // tf32 is 1:2 sparse, so only the pairs (0, 1) and (2, 3) are valid for it.

@@ -22,10 +22,10 @@
 namespace gpuconform::kernels {
 namespace {
 
-constexpr int kMaxStages = 8;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+constexpr int kMaxStages = 8;                // the host's sweep uses at most 8 stages
 constexpr long long kSpinLimit = 1ll << 24;  // try_wait polls before giving up: about a second, never a hang
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 __device__ __forceinline__ bool mbar_wait(unsigned bar, unsigned parity) {
   for (long long spin = 0; spin < kSpinLimit; ++spin) {
     unsigned done;

@@ -56,7 +56,7 @@ import re, sys, collections
 func, counts, arch = None, collections.Counter(), ""
 out = []
 def flush():
-    if func and re.search(r"(alu_throughput|stream_kernel|onchip_kernel|mma_throughput|atomic_add|fixed_work)", func):
+    if func and re.search(r"(alu_throughput|stream_kernel|onchip_kernel|mma_throughput|wgmma_throughput|atomic_add|fixed_work|cp_async_kernel|tma_bulk|dsmem_read)", func):
         out.append(f"{arch} {func}\n   " + " ".join(f"{k}:{v}" for k, v in counts.most_common(14)))
 for line in open(sys.argv[1], errors="replace"):
     if line.strip().startswith("arch ="):
