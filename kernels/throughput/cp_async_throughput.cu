@@ -83,8 +83,7 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
     GC_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     const auto ms = time_launches_ms([&] { p.kernel<<<dev.sm_count, p.threads, smem>>>(src.get(), count, sink.get(), nullptr); },
                                      1, ctx.quick ? 3 : 5);
-    c.series.x.push_back(static_cast<double>(smem));
-    c.series.y.push_back(static_cast<double>(bytes) / (median(ms) * 1e-3));
+    add_inflight_point(c, static_cast<double>(smem), static_cast<double>(bytes), ms);
   }
   finish_inflight_curve(c, dev);
   c.method = fmt::format("{} MiB read with cp.async.cg 16 B, one block per SM, bytes in flight per SM = threads x "

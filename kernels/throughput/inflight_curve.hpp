@@ -6,17 +6,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "gpuconform/device_info.hpp"
 #include "gpuconform/measurement.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/sass.hpp"
+#include "gpuconform/stats.hpp"
 #include "gpuconform/timing.hpp"
 
 namespace gpuconform::kernels {
 
 struct InflightCurve {
-  Series series;           // x: bytes in flight per SM, y: B/s
+  Series series;           // x: bytes in flight per SM, y: B/s (median of each point's launches)
+  std::vector<std::vector<double>> point_samples;  // B/s of every timed launch, per point
   double plateau = 0;      // highest point
   double bytes_90 = 0;     // fewest bytes in flight reaching 90% of the plateau
   double peak = 0;         // 2 x memory clock x bus bytes
@@ -34,6 +37,15 @@ inline InflightCurve make_inflight_curve(const std::string& what) {
 }
 
 // Fills plateau, bytes_90 and the device-memory peak once the points are in.
+// Adds one point: its x and the B/s of each timed launch (y is their median).
+inline void add_inflight_point(InflightCurve& c, double bytes_in_flight, double bytes, const std::vector<double>& ms) {
+  std::vector<double> rates;
+  for (double t : ms) rates.push_back(bytes / (t * 1e-3));
+  c.series.x.push_back(bytes_in_flight);
+  c.series.y.push_back(median(rates));
+  c.point_samples.push_back(std::move(rates));
+}
+
 inline void finish_inflight_curve(InflightCurve& c, const DeviceInfo& dev) {
   if (c.series.y.empty()) throw ProbeSkipped("no point of the sweep fits this device's shared memory");
   c.plateau = *std::max_element(c.series.y.begin(), c.series.y.end());
@@ -51,7 +63,9 @@ inline Measurement inflight_plateau(const InflightCurve& c) {
   Measurement m;
   m.value = c.plateau;
   m.unit = "B/s";
-  m.samples = c.series.y;
+  // The samples are the plateau point's launches (the curve is in `series`).
+  m.samples = c.point_samples[static_cast<std::size_t>(
+      std::max_element(c.series.y.begin(), c.series.y.end()) - c.series.y.begin())];
   m.peak = c.peak;
   m.peak_formula = c.peak_formula;
   m.series.push_back(c.series);

@@ -116,8 +116,7 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
     if (error.download()[0] != 0)
       throw std::runtime_error(fmt::format("an mbarrier of the TMA bulk copy never completed ({} B x {} stages)",
                                            p.chunk, p.stages));
-    c.series.x.push_back(static_cast<double>(smem));
-    c.series.y.push_back(static_cast<double>(chunks * p.chunk) / (median(ms) * 1e-3));
+    add_inflight_point(c, static_cast<double>(smem), static_cast<double>(chunks * p.chunk), ms);
   }
   finish_inflight_curve(c, dev);
   c.method = fmt::format("{} MiB read with cp.async.bulk (TMA, 1-D) into shared memory, one CTA per SM with one "
