@@ -1,4 +1,5 @@
-# Runs the command after `--` and fails unless it exits with ${EXPECTED}.
+# Runs the command after `--` and fails unless it exits with ${EXPECTED} and, when
+# EXPECTED_OUTPUT (a regex) is given, its output matches it.
 set(cmd)
 set(seen_separator FALSE)
 foreach(i RANGE ${CMAKE_ARGC})
@@ -12,4 +13,7 @@ execute_process(COMMAND ${cmd} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VA
 message("${out}${err}")
 if(NOT "${code}" STREQUAL "${EXPECTED}")
   message(FATAL_ERROR "exit code ${code}, expected ${EXPECTED}: ${cmd}")
+endif()
+if(DEFINED EXPECTED_OUTPUT AND NOT "${out}${err}" MATCHES "${EXPECTED_OUTPUT}")
+  message(FATAL_ERROR "output does not match '${EXPECTED_OUTPUT}': ${cmd}")
 endif()

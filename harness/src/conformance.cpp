@@ -55,14 +55,19 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
   try {
     use_device(device.index);
     ProbeContext ctx{device, expected, options.quick};
+    StateWatch watch(device);
+    watch.start();
     result.measurement = probe.run(ctx);
+    result.disturbance = watch.stop();
     Verdict verdict = judge(*result.measurement, *expected);
     // --- SASS check (sass.hpp): an expected opcode missing from the timed code fails the test.
     if (verdict.outcome == Outcome::pass)
       if (std::string why = sass::check_expected_opcodes(*expected, *result.measurement); !why.empty())
         verdict = {Outcome::fail, why};
     // --- end SASS check
-    result.verdict = apply_waiver(verdict, expectations.waiver_for(probe.id, device.sku()));
+    verdict = apply_waiver(verdict, expectations.waiver_for(probe.id, device.sku()));
+    // Only a judged measurement can be blamed on a disturbance: a CUDA error below stays a failure.
+    result.verdict = downgrade_for_disturbance(verdict, probe.family, *result.disturbance);
   } catch (const ProbeSkipped& skipped) {
     result.verdict = {Outcome::skip, skipped.what()};
   } catch (const CudaError& err) {
@@ -81,7 +86,8 @@ ExpectationSet load_device_expectations(const DeviceInfo& device, const std::str
   q.dir = dir;
   q.arch = device.arch();
   q.sku = device.sku();
-  q.overlays = overlays;
+  if (selftest_enabled()) q.overlays.push_back(dir + "/selftest.toml");
+  q.overlays.insert(q.overlays.end(), overlays.begin(), overlays.end());
   q.known_probe = [&](const std::string& id) { return registry.find(id) != nullptr; };
   q.probe_ids = registry.ids();
   return load_expectations(q);

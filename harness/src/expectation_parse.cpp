@@ -16,22 +16,24 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"meta", "probe", "waiver"};
 const std::vector<std::string> kMetaKeys = {"arch", "sku", "description"};
-const std::vector<std::string> kEntryKeys = {"kind",  "value",        "tol",   "tol_rel",
-                                             "min",   "max",          "min_fraction", "model",
-                                             "unit",  "source",       "note",  "sass"};
+const std::vector<std::string> kEntryKeys = {
+    "kind",      "value",         "tol",       "tol_rel",   "min",       "max",
+    "min_fraction", "drift_tol",  "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction",
+    "model",     "unit",          "source",    "note",      "seconds",   "sass"};
 const std::vector<std::string> kWaiverKeys = {"tests", "devices", "reason", "link"};
 
 // Which numeric/model keys each kind takes; the rest are rejected.
 const std::map<ExpectationKind, std::set<std::string>> kKindKeys = {
-    {ExpectationKind::band, {"value", "tol", "tol_rel"}},
-    {ExpectationKind::min, {"min"}},
-    {ExpectationKind::max, {"max"}},
-    {ExpectationKind::fraction_of_peak, {"min_fraction"}},
+    {ExpectationKind::band, {"value", "tol", "tol_rel", "drift_tol", "drift_tol_rel"}},
+    {ExpectationKind::min, {"min", "drift_min"}},
+    {ExpectationKind::max, {"max", "drift_max"}},
+    {ExpectationKind::fraction_of_peak, {"min_fraction", "drift_min_fraction"}},
     {ExpectationKind::exact, {"model"}},
     {ExpectationKind::info, {}},
 };
-const std::set<std::string> kKindSpecificKeys = {"value", "tol",          "tol_rel", "min",
-                                                 "max",   "min_fraction", "model"};
+const std::set<std::string> kKindSpecificKeys = {
+    "value",     "tol",       "tol_rel",   "min",       "max",       "min_fraction",
+    "drift_tol", "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction", "model"};
 
 class Parser {
  public:
@@ -195,6 +197,14 @@ class Parser {
       } else if (name == "min") { e.min = get_number(value, name);
       } else if (name == "max") { e.max = get_number(value, name);
       } else if (name == "min_fraction") { e.min_fraction = get_number(value, name);
+      } else if (name == "drift_tol") { e.drift_tol = get_number(value, name);
+      } else if (name == "drift_tol_rel") { e.drift_tol_rel = get_number(value, name);
+      } else if (name == "drift_min") { e.drift_min = get_number(value, name);
+      } else if (name == "drift_max") { e.drift_max = get_number(value, name);
+      } else if (name == "drift_min_fraction") { e.drift_min_fraction = get_number(value, name);
+      } else if (name == "seconds") {
+        e.seconds = get_number(value, name);
+        if (e.seconds && *e.seconds <= 0) error(value.source(), "'seconds' must be positive (wall seconds of one run)");
       } else if (name == "model") { if (auto s = get_string(value, name)) e.model = *s;
       } else if (name == "unit") { if (auto s = get_string(value, name)) e.unit = *s;
       } else if (name == "source") {
@@ -233,16 +243,30 @@ class Parser {
         if (!e.tol && !e.tol_rel) error(where, fmt::format("band '{}' needs 'tol' or 'tol_rel'", id));
         if ((e.tol && *e.tol < 0) || (e.tol_rel && *e.tol_rel < 0))
           error(where, fmt::format("band '{}' has a negative tolerance", id));
+        if ((e.drift_tol && *e.drift_tol < 0) || (e.drift_tol_rel && *e.drift_tol_rel < 0))
+          error(where, fmt::format("band '{}' has a negative drift tolerance", id));
+        else if (e.value && e.has_drift() && e.drift_half_width() > e.band_half_width())
+          error(where, fmt::format("band '{}': the drift band (± {}) must lie inside the fail band (± {})", id,
+                                   e.drift_half_width(), e.band_half_width()));
         break;
       case ExpectationKind::min:
         if (!e.min) error(where, fmt::format("min '{}' needs 'min'", id));
+        else if (e.drift_min && *e.drift_min < *e.min)
+          error(where, fmt::format("min '{}': 'drift_min' ({}) must not be below the fail limit 'min' ({})", id,
+                                   *e.drift_min, *e.min));
         break;
       case ExpectationKind::max:
         if (!e.max) error(where, fmt::format("max '{}' needs 'max'", id));
+        else if (e.drift_max && *e.drift_max > *e.max)
+          error(where, fmt::format("max '{}': 'drift_max' ({}) must not be above the fail limit 'max' ({})", id,
+                                   *e.drift_max, *e.max));
         break;
       case ExpectationKind::fraction_of_peak:
         if (!e.min_fraction || *e.min_fraction <= 0 || *e.min_fraction > 1.5)
           error(where, fmt::format("fraction_of_peak '{}' needs 'min_fraction' in (0, 1.5]", id));
+        else if (e.drift_min_fraction && (*e.drift_min_fraction < *e.min_fraction || *e.drift_min_fraction > 1.5))
+          error(where, fmt::format("fraction_of_peak '{}': 'drift_min_fraction' ({}) must lie in [min_fraction ({}), 1.5]",
+                                   id, *e.drift_min_fraction, *e.min_fraction));
         break;
       case ExpectationKind::exact:
         if (e.model.empty()) error(where, fmt::format("exact '{}' needs 'model' (a reference model id)", id));

@@ -46,6 +46,22 @@ double Expectation::band_half_width() const {
   return half;
 }
 
+double Expectation::drift_half_width() const {
+  double half = drift_tol.value_or(0);
+  if (drift_tol_rel && value) half = std::max(half, *drift_tol_rel * std::fabs(*value));
+  return half;
+}
+
+bool Expectation::has_drift() const {
+  switch (kind) {
+    case ExpectationKind::band: return drift_tol.has_value() || drift_tol_rel.has_value();
+    case ExpectationKind::min: return drift_min.has_value();
+    case ExpectationKind::max: return drift_max.has_value();
+    case ExpectationKind::fraction_of_peak: return drift_min_fraction.has_value();
+    default: return false;
+  }
+}
+
 static std::string join_diagnostics(const std::vector<Diagnostic>& diags) {
   std::string text;
   for (const auto& d : diags) text += (text.empty() ? "" : "\n") + d.str();

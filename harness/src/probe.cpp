@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <cstring>
 
 namespace gpuconform {
 
@@ -11,6 +13,7 @@ const char* family_name(Family f) {
     case Family::throughput: return "throughput";
     case Family::numeric: return "numeric";
     case Family::topology: return "topology";
+    case Family::selftest: return "selftest";
   }
   return "unknown";
 }
@@ -48,6 +51,13 @@ std::vector<std::string> Registry::ids() const {
   for (const Probe& p : probes_) out.push_back(p.id);
   return out;
 }
+
+bool selftest_enabled() {
+  const char* v = std::getenv("GPUCONFORM_SELFTEST");
+  return v && std::strcmp(v, "1") == 0;
+}
+
+bool is_selectable(const Probe& probe) { return probe.family != Family::selftest || selftest_enabled(); }
 
 std::string test_suite_name(const Probe& probe) {
   std::string name = family_name(probe.family);

@@ -1,3 +1,5 @@
+// Derivation of one expectation entry from the runs of one or more boards, following the
+// band policy (band_policy.hpp; README.md, "Band policy").
 #include "gpuconform/record_writer.hpp"
 
 #include <fmt/format.h>
@@ -11,138 +13,211 @@
 namespace gpuconform {
 namespace {
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') { out += "\\n"; continue; }
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string number(double v) { return fmt::format("{:.6g}", v); }
-
 // Rounds a tolerance up to two significant digits, so files stay readable
 // and the band never shrinks below what was measured.
+// Dividing by a power of ten (never multiplying by 0.1) keeps 1.2 from becoming
+// 1.2000000000000002 in the file.
 double round_up_2sig(double x) {
   if (x <= 0) return x;
-  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 1);
-  return std::ceil(x / scale - 1e-9) * scale;
+  const int exponent = static_cast<int>(std::floor(std::log10(x))) - 1;
+  if (exponent >= 0) {
+    const double scale = std::pow(10.0, exponent);
+    return std::ceil(x / scale - 1e-9) * scale;
+  }
+  const double inverse = std::pow(10.0, -exponent);
+  return std::ceil(x * inverse - 1e-9) / inverse;
+}
+
+// Rounds down to `decimals` decimal places.
+double floor_to(double x, int decimals) {
+  const double inverse = std::pow(10.0, decimals);
+  return std::floor(x * inverse + 1e-9) / inverse;
+}
+
+// "3ba2d5b8" from "GPU-3ba2d5b8-4d95-...".
+std::string short_board(const std::string& gpu) {
+  if (gpu.empty()) return "this board";
+  const std::string hex = gpu.rfind("GPU-", 0) == 0 ? gpu.substr(4) : gpu;
+  return hex.substr(0, 8);
+}
+
+std::string g4(double v) { return fmt::format("{:.4g}", v); }
+
+// The values a band is derived from: the measurement itself, or its fraction of peak.
+std::vector<std::vector<double>> values_per_board(const Probe& probe, const std::vector<BoardRuns>& boards) {
+  std::vector<std::vector<double>> out;
+  for (const BoardRuns& b : boards) {
+    std::vector<double> values;
+    for (const Measurement& m : b.runs) {
+      if (probe.record.kind != ExpectationKind::fraction_of_peak) {
+        values.push_back(m.value);
+        continue;
+      }
+      if (!m.peak || *m.peak <= 0) throw std::runtime_error(probe.id + ": the probe reported no peak");
+      values.push_back(m.value / *m.peak);
+    }
+    out.push_back(std::move(values));
+  }
+  return out;
+}
+
+// "6 boards (7e7c5466 694.2 ×10, 3e427ed7 701.9, ...); noise 1.819 cycles"
+std::string boards_text(const std::vector<BoardRuns>& boards, const BoardSpread& s, const std::string& unit) {
+  std::string list;
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    list += fmt::format("{}{} {}", i ? ", " : "", short_board(boards[i].gpu), g4(s.medians[i]));
+    if (boards[i].runs.size() > 1) list += fmt::format(" (median of {})", boards[i].runs.size());
+  }
+  return fmt::format("{} board{} ({}); noise {} {}", boards.size(), boards.size() > 1 ? "s" : "", list, g4(s.noise),
+                     unit);
+}
+
+// sign: '+' when the fail limit lies above the drift limit (a band's half-width, max), '-' below.
+std::string margin_text(const PolicyClass* c, double margin, const std::string& unit, char sign = '+') {
+  if (!c) return "no class of the band policy matched: fail band = drift band";
+  return fmt::format("fail = drift {} {} x {:.3g}% x |centre| = drift {} {} {} (class {})", sign, c->k,
+                     c->spread_rel * 100, sign, g4(margin), unit, c->name);
+}
+
+void derive_band(const Probe& probe, const std::vector<BoardRuns>& boards, const BoardSpread& s,
+                 const BandPolicy& policy, Expectation& e) {
+  const PolicyClass* c = policy.class_for(probe.id);
+  const double margin = c ? c->k * c->spread_rel * std::fabs(s.centre) : 0;
+  const double drift = std::max({probe.record.min_tol, probe.record.min_tol_rel * std::fabs(s.centre),
+                                 policy.noise_factor * s.noise + s.half_spread});
+  e.value = std::round(s.centre * 1000) / 1000;
+  e.tol = round_up_2sig(drift + margin);
+  if (margin > 0) e.drift_tol = round_up_2sig(drift);
+  if (e.drift_tol && *e.drift_tol >= *e.tol) e.drift_tol.reset();
+  e.note = fmt::format("bands from {}; drift = max(floor, {} x noise + half-spread {}) = ± {}; {} = ± {}",
+                       boards_text(boards, s, e.unit), policy.noise_factor, g4(s.half_spread),
+                       e.drift_tol.value_or(*e.tol), margin_text(c, margin, e.unit), *e.tol);
+}
+
+// min and fraction_of_peak: limits below the lowest board (sign = +1); max: above the highest (sign = -1).
+void derive_limit(const Probe& probe, const std::vector<BoardRuns>& boards, const BoardSpread& s,
+                  const BandPolicy& policy, Expectation& e) {
+  const PolicyClass* c = policy.class_for(probe.id);
+  // Without a class, a fraction of peak keeps the probe's own margin (RecordHint), as
+  // fractions always had one.
+  const bool own_margin = !c && e.kind == ExpectationKind::fraction_of_peak;
+  const double margin = c ? c->k * c->spread_rel * std::fabs(s.centre)
+                          : own_margin ? probe.record.fraction_margin * std::fabs(s.centre) : 0;
+  const bool upper = e.kind == ExpectationKind::max;
+  const double worst = upper ? *std::max_element(s.medians.begin(), s.medians.end())
+                             : *std::min_element(s.medians.begin(), s.medians.end());
+  const double noise = policy.noise_factor * s.noise;
+  const double drift = upper ? worst + noise : worst - noise;
+  const double fail = upper ? drift + margin : drift - margin;
+  std::string what;
+  double written = fail;  // the fail limit as the file holds it
+  if (e.kind == ExpectationKind::fraction_of_peak) {
+    // Two decimals, rounded away from the boards, as fractions of peak always were.
+    e.min_fraction = written = floor_to(fail, 2);
+    if (margin > 0) e.drift_min_fraction = floor_to(drift, 2);
+    if (e.drift_min_fraction && *e.drift_min_fraction <= *e.min_fraction) e.drift_min_fraction.reset();
+    what = "of peak";
+  } else if (upper) {
+    e.max = fail;
+    if (margin > 0) e.drift_max = drift;
+  } else {
+    e.min = fail;
+    if (margin > 0) e.drift_min = drift;
+  }
+  const std::string unit = what.empty() ? e.unit : what;
+  e.note = fmt::format("bands from {}; drift limit = {} board {} {} {} x noise = {}; {} = {}", boards_text(boards, s, unit),
+                       upper ? "highest" : "lowest", g4(worst), upper ? "+" : "-", policy.noise_factor, g4(drift),
+                       own_margin ? fmt::format("no class of the band policy matched: fail = drift - the probe's "
+                                                "margin {} x |centre| = drift - {} {}",
+                                                probe.record.fraction_margin, g4(margin), unit)
+                                  : margin_text(c, margin, unit, upper ? '+' : '-'),
+                       g4(written));
 }
 
 }  // namespace
 
-Expectation derive_expectation(const Probe& probe, const std::vector<Measurement>& runs,
-                               const std::string& source) {
-  return derive_expectation_across(probe, {runs}, source);
+std::optional<double> largest_seconds(const std::vector<BoardRuns>& boards) {
+  std::optional<double> most;
+  for (const BoardRuns& b : boards)
+    if (b.seconds) most = std::max(most.value_or(0), *b.seconds);
+  if (most) most = round_up_2sig(*most);
+  return most;
 }
 
-Expectation derive_expectation_across(const Probe& probe, const std::vector<std::vector<Measurement>>& machines,
-                                      const std::string& source, const std::vector<std::string>& others) {
-  std::vector<Measurement> runs;
-  std::vector<double> medians;
-  double worst = 0;  // largest deviation of a run from its own GPU's median
-  for (const auto& machine : machines) {
-    if (machine.empty()) continue;
-    std::vector<double> values;
-    for (const Measurement& m : machine) values.push_back(m.value), runs.push_back(m);
-    const double mid = median(values);
-    medians.push_back(mid);
-    for (double v : values) worst = std::max(worst, std::fabs(v - mid));
-  }
-  if (runs.empty()) throw std::invalid_argument("derive_expectation needs at least one run");
+Expectation derive_expectation(const Probe& probe, const std::vector<Measurement>& runs, const std::string& source,
+                               const BandPolicy& policy) {
+  return derive_expectation_across(probe, {BoardRuns{"", source, runs, std::nullopt}}, policy);
+}
+
+Expectation derive_expectation_across(const Probe& probe, const std::vector<BoardRuns>& boards,
+                                      const BandPolicy& policy) {
+  if (boards.empty() || std::any_of(boards.begin(), boards.end(), [](const BoardRuns& b) { return b.runs.empty(); }))
+    throw std::invalid_argument("derive_expectation needs at least one run of every board");
   Expectation e;
   e.probe_id = probe.id;
   e.kind = probe.record.kind;
-  e.unit = runs.front().unit;
-  e.source = source;
-  std::vector<double> values;
-  for (const Measurement& m : runs) values.push_back(m.value);
-  const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
-  const std::string where = machines.size() > 1 ? fmt::format(" on {} GPUs", medians.size()) : "";
+  e.unit = boards.front().runs.front().unit;
+  e.source = boards.front().source;
+  e.seconds = largest_seconds(boards);
   switch (e.kind) {
-    case ExpectationKind::band: {
-      // Three times the largest deviation seen across runs, but never below the probe's
-      // floor (a deterministic latency still gets ±0.25 cycle); GPUs of one SKU that
-      // differ widen it by half again their spread.
-      const double mid = (*lo + *hi) / 2, half_spread = (*hi - *lo) / 2;
-      const double tol = std::max({probe.record.min_tol, probe.record.min_tol_rel * std::fabs(mid),
-                                   3 * worst + 1.5 * half_spread});
-      e.value = std::round(mid * 1000) / 1000;
-      e.tol = round_up_2sig(tol);
-      if (medians.size() > 1) {
-        std::string list;
-        for (double m : medians) list += (list.empty() ? "" : ", ") + fmt::format("{:.4g}", m);
-        e.note = fmt::format("{} runs{}, per-GPU medians {}; largest deviation within a GPU {:.4g} {}",
-                             runs.size(), where, list, worst, e.unit);
-      } else {
-        e.note = fmt::format("median of {} runs; largest deviation {:.4g} {}", runs.size(), worst, e.unit);
-      }
+    case ExpectationKind::band:
+      derive_band(probe, boards, board_spread(values_per_board(probe, boards)), policy, e);
       break;
-    }
-    case ExpectationKind::fraction_of_peak: {
-      double lowest = 1e300;
-      for (const Measurement& m : runs) {
-        if (!m.peak || *m.peak <= 0) throw std::runtime_error(probe.id + ": the probe reported no peak");
-        lowest = std::min(lowest, m.value / *m.peak);
-      }
-      e.min_fraction = std::floor(lowest * (1 - probe.record.fraction_margin) * 100) / 100;
-      e.note = fmt::format("lowest of {} runs{} was {:.3f} of peak; margin {:.0f}%", runs.size(), where, lowest,
-                           probe.record.fraction_margin * 100);
+    case ExpectationKind::min:
+    case ExpectationKind::max:
+    case ExpectationKind::fraction_of_peak:
+      derive_limit(probe, boards, board_spread(values_per_board(probe, boards)), policy, e);
       break;
-    }
     case ExpectationKind::exact: {
-      for (const Measurement& m : runs)
-        if (m.value != 0) {
-          const std::string* first = m.find_note("first_mismatch");
-          throw std::runtime_error(fmt::format("{}: {} of {} outputs differ from model {}{}", probe.id, m.value,
-                                               m.compared, m.find_note("model") ? *m.find_note("model") : "?",
-                                               first ? "; first: " + *first : ""));
+      std::uint64_t compared = 0;
+      for (const BoardRuns& b : boards)
+        for (const Measurement& m : b.runs) {
+          if (m.value != 0) {
+            const std::string* first = m.find_note("first_mismatch");
+            throw std::runtime_error(fmt::format("{}: {} of {} outputs differ from model {}{}", probe.id, m.value,
+                                                 m.compared, m.find_note("model") ? *m.find_note("model") : "?",
+                                                 first ? "; first: " + *first : ""));
+          }
+          compared += m.compared;
         }
-      const std::string* model = runs.front().find_note("model");
+      const std::string* model = boards.front().runs.front().find_note("model");
       if (!model) throw std::runtime_error(probe.id + ": the probe did not name its model");
       e.model = *model;
-      e.note = fmt::format("{} outputs matched bit for bit", runs.front().compared);
+      e.note = boards.size() > 1 ? fmt::format("{} outputs over {} boards matched bit for bit", compared, boards.size())
+                                 : fmt::format("{} outputs matched bit for bit", boards.front().runs.front().compared);
       break;
     }
-    case ExpectationKind::min: e.min = *std::min_element(values.begin(), values.end()); break;
-    case ExpectationKind::max: e.max = *std::max_element(values.begin(), values.end()); break;
-    case ExpectationKind::info: e.note = fmt::format("recorded {}", number(median(values))); break;
+    case ExpectationKind::info: {
+      std::vector<double> all;
+      for (const auto& values : values_per_board(probe, boards)) all.insert(all.end(), values.begin(), values.end());
+      e.note = fmt::format("recorded {}", g4(median(all)));
+      break;
+    }
   }
-  if (!others.empty()) {
-    std::string list;
-    for (const auto& o : others) list += (list.empty() ? "" : ", ") + o;
-    e.note += (e.note.empty() ? "" : "; ") + std::string("also ") + list;
-  }
+  std::string others;
+  for (std::size_t i = 1; i < boards.size(); ++i) others += (others.empty() ? "" : ", ") + boards[i].source;
+  if (!others.empty()) e.note += "; also " + others;
   return e;
 }
 
-std::string render_expectation_file(const ExpectationFile& file) {
-  std::string out = "# gpuconform expectations. Written by `gpuconform record`; edit with care:\n"
-                    "# every value cites the run record line it came from.\n\n[meta]\n";
-  if (!file.arch.empty()) out += "arch = " + quoted(file.arch) + "\n";
-  if (!file.sku.empty()) out += "sku = " + quoted(file.sku) + "\n";
-  if (!file.description.empty()) out += "description = " + quoted(file.description) + "\n";
-  for (const Expectation& e : file.entries) {
-    out += fmt::format("\n[probe.{}]\nkind = {}\n", quoted(e.probe_id), quoted(kind_name(e.kind)));
-    if (e.value) out += "value = " + number(*e.value) + "\n";
-    if (e.tol) out += "tol = " + number(*e.tol) + "\n";
-    if (e.tol_rel) out += "tol_rel = " + number(*e.tol_rel) + "\n";
-    if (e.min) out += "min = " + number(*e.min) + "\n";
-    if (e.max) out += "max = " + number(*e.max) + "\n";
-    if (e.min_fraction) out += "min_fraction = " + number(*e.min_fraction) + "\n";
-    if (!e.model.empty()) out += "model = " + quoted(e.model) + "\n";
-    out += "unit = " + quoted(e.unit) + "\n";
-    out += "source = " + quoted(e.source) + "\n";
-    if (!e.note.empty()) out += "note = " + quoted(e.note) + "\n";
+bool differs_beyond_drift(const Expectation& derived, const Expectation& base) {
+  if (derived.kind != base.kind) return true;
+  switch (base.kind) {
+    case ExpectationKind::band: {
+      const double half = base.has_drift() ? base.drift_half_width() : base.band_half_width();
+      return std::fabs(*derived.value - *base.value) > half;
+    }
+    case ExpectationKind::min:
+      return derived.drift_min.value_or(*derived.min) < base.drift_min.value_or(*base.min);
+    case ExpectationKind::max:
+      return derived.drift_max.value_or(*derived.max) > base.drift_max.value_or(*base.max);
+    case ExpectationKind::fraction_of_peak:
+      return derived.drift_min_fraction.value_or(*derived.min_fraction) <
+             base.drift_min_fraction.value_or(*base.min_fraction);
+    case ExpectationKind::exact: return derived.model != base.model;
+    case ExpectationKind::info: return false;
   }
-  for (const Waiver& w : file.waivers) {
-    out += "\n[[waiver]]\ntests = " + quoted(w.tests) + "\ndevices = [";
-    for (std::size_t i = 0; i < w.devices.size(); ++i) out += (i ? ", " : "") + quoted(w.devices[i]);
-    out += "]\nreason = " + quoted(w.reason) + "\nlink = " + quoted(w.link) + "\n";
-  }
-  return out;
+  return true;
 }
 
 }  // namespace gpuconform

@@ -97,6 +97,11 @@ nlohmann::json expectation_json(const Expectation& e) {
   if (e.min) j["min"] = *e.min;
   if (e.max) j["max"] = *e.max;
   if (e.min_fraction) j["min_fraction"] = *e.min_fraction;
+  if (e.drift_tol) j["drift_tol"] = *e.drift_tol;
+  if (e.drift_tol_rel) j["drift_tol_rel"] = *e.drift_tol_rel;
+  if (e.drift_min) j["drift_min"] = *e.drift_min;
+  if (e.drift_max) j["drift_max"] = *e.drift_max;
+  if (e.drift_min_fraction) j["drift_min_fraction"] = *e.drift_min_fraction;
   if (!e.model.empty()) j["model"] = e.model;
   if (!e.sass.empty()) j["sass"] = e.sass;
   return j;
@@ -109,6 +114,7 @@ nlohmann::json record_json(const TestResult& r, const DeviceInfo& d) {
                       {"seconds", r.seconds}};
   if (r.measurement) j["measured"] = measurement_json(*r.measurement);
   if (r.expectation) j["expected"] = expectation_json(*r.expectation);
+  if (r.disturbance) j["disturbance"] = r.disturbance->to_json();
   j["device"] = device_json(d);
   j["suite"] = {{"version", suite_version()}, {"commit", suite_git_commit()}};
   j["time"] = utc_timestamp();

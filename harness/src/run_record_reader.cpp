@@ -52,6 +52,7 @@ std::vector<RecordedRun> read_run_record(const std::string& path) {
       r.cuda_runtime = d.value("cuda_runtime_version", 0);
       if (j.contains("suite")) r.suite_commit = j.at("suite").value("commit", std::string());
       r.verdict = j.value("verdict", std::string());
+      if (j.contains("seconds") && j.at("seconds").is_number()) r.seconds = j.at("seconds").get<double>();
       r.measurement = measurement_from_json(j.at("measured"));
       out.push_back(std::move(r));
     } catch (const nlohmann::json::exception& e) {

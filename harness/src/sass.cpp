@@ -303,6 +303,10 @@ std::string timed_region_note(const std::string& name, const std::string& arch) 
   return fmt::format("unavailable: no {} code for {} in this executable", arch, name);
 }
 
+void load_disassembly(const std::string& arch) {
+  if (!find_cuobjdump().empty()) (void)timed_region_note(std::string(), arch);  // builds or loads the index
+}
+
 std::string check_expected_opcodes(const Expectation& expected, const Measurement& measured) {
   if (expected.sass.empty()) return {};
   const std::string* note = measured.find_note("sass");

@@ -29,7 +29,8 @@ std::string format_value(double value, const std::string& unit) {
   return fmt::format("{:.3f} {}", value, unit);
 }
 
-std::string describe_expected(const Expectation& e) {
+// The fail band alone, e.g. "275.665 cycles ± 21 cycles" or ">= 0.820 of peak".
+std::string describe_fail_band(const Expectation& e) {
   switch (e.kind) {
     case ExpectationKind::band:
       return fmt::format("{} ± {}", format_value(*e.value, e.unit),
@@ -44,6 +45,23 @@ std::string describe_expected(const Expectation& e) {
   return "?";
 }
 
+std::string describe_drift_band(const Expectation& e) {
+  switch (e.kind) {
+    case ExpectationKind::band:
+      return fmt::format("{} ± {}", format_value(*e.value, e.unit),
+                         format_value(e.drift_half_width(), e.unit));
+    case ExpectationKind::min: return ">= " + format_value(*e.drift_min, e.unit);
+    case ExpectationKind::max: return "<= " + format_value(*e.drift_max, e.unit);
+    case ExpectationKind::fraction_of_peak: return fmt::format(">= {:.3f} of peak", *e.drift_min_fraction);
+    default: return describe_fail_band(e);
+  }
+}
+
+std::string describe_expected(const Expectation& e) {
+  if (!e.has_drift()) return describe_fail_band(e);
+  return fmt::format("{} (drift band {})", describe_fail_band(e), describe_drift_band(e));
+}
+
 static std::string provenance(const Expectation& e) {
   return fmt::format("{}, {}", e.where.str(), e.source);
 }
@@ -56,18 +74,29 @@ Verdict judge(const Measurement& m, const Expectation& e) {
     return {Outcome::fail, fmt::format("measured a non-finite value ({})", m.value)};
   const std::string measured = format_value(m.value, m.unit);
   bool ok = true;
+  bool drifted = false;  // inside the fail band but outside the drift band
   std::string detail;
   switch (e.kind) {
-    case ExpectationKind::band:
-      ok = std::fabs(m.value - *e.value) <= e.band_half_width();
+    case ExpectationKind::band: {
+      const double off = std::fabs(m.value - *e.value);
+      ok = off <= e.band_half_width();
+      drifted = e.has_drift() && off > e.drift_half_width();
       break;
-    case ExpectationKind::min: ok = m.value >= *e.min; break;
-    case ExpectationKind::max: ok = m.value <= *e.max; break;
+    }
+    case ExpectationKind::min:
+      ok = m.value >= *e.min;
+      drifted = e.drift_min && m.value < *e.drift_min;
+      break;
+    case ExpectationKind::max:
+      ok = m.value <= *e.max;
+      drifted = e.drift_max && m.value > *e.drift_max;
+      break;
     case ExpectationKind::fraction_of_peak: {
       if (!m.peak || !(*m.peak > 0))
         return {Outcome::fail, "the probe reported no peak to compare against (probe defect)"};
       const double fraction = m.value / *m.peak;
       ok = fraction >= *e.min_fraction;
+      drifted = e.drift_min_fraction && fraction < *e.drift_min_fraction;
       detail = fmt::format(" = {:.3f} of peak {} ({})", fraction, format_value(*m.peak, m.unit),
                            m.peak_formula);
       break;
@@ -81,6 +110,9 @@ Verdict judge(const Measurement& m, const Expectation& e) {
     case ExpectationKind::info:
       return {Outcome::pass, fmt::format("recorded {} (info only)", measured)};
   }
+  if (ok && drifted)
+    return {Outcome::warn, fmt::format("drifted: measured {}{}, outside the drift band {} but inside the fail band {} ({})",
+                                       measured, detail, describe_drift_band(e), describe_fail_band(e), provenance(e))};
   std::string reason = fmt::format("measured {}{}, expected {} ({})", measured, detail,
                                    describe_expected(e), provenance(e));
   if (!ok && e.kind == ExpectationKind::exact)

@@ -7,19 +7,32 @@
 // fault that corrupts the context fails every later test of the process by name, with
 // the probe that caused it; exit code 77 (ctest: skipped) means every test skipped.
 //
+// A watchdog thread gives each probe its time limit (runner.hpp: probe_time_limit).
+// A hung kernel cannot be stopped inside its process, so on expiry the test is
+// reported failed ("timed out after N s") and the process exits 1 at once: the
+// group's remaining tests do not run (`gpuconform run` isolates probes in worker
+// processes and continues; use it for a whole GPU).
+//
 // Environment: GPUCONFORM_DEVICE (ordinal, default 0), GPUCONFORM_EXPECTATIONS
 // (directory), GPUCONFORM_OVERLAY (one extra file), GPUCONFORM_RECORD (append
-// the run record here), GPUCONFORM_QUICK=1 (fewer repeats).
+// the run record here), GPUCONFORM_QUICK=1 (fewer repeats), GPUCONFORM_PROBE_TIMEOUT
+// (seconds, every probe's limit), GPUCONFORM_SELFTEST=1 (register the self-test probes).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "gpuconform/conformance.hpp"
 #include "gpuconform/run_record.hpp"
+#include "gpuconform/runner.hpp"
 
 namespace gpuconform {
 namespace {
@@ -89,6 +102,83 @@ struct ContextHealth {
   }
 };
 
+// Fails the running probe and ends the process when it outlives its limit.
+class Watchdog {
+ public:
+  static Watchdog& get() {
+    static Watchdog* dog = new Watchdog;  // never destroyed: its thread may outlive main's statics
+    return *dog;
+  }
+  // Arms the limit for one probe; `on_timeout` runs on the watchdog thread just before the exit.
+  void arm(const Probe& probe, double limit_s, std::function<void(const std::string&)> on_timeout) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    probe_ = &probe;
+    limit_s_ = limit_s;
+    on_timeout_ = std::move(on_timeout);
+    deadline_ = std::chrono::steady_clock::now() +
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit_s));
+    armed_ = true;
+    wake_.notify_all();
+  }
+  void disarm() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    armed_ = false;
+    wake_.notify_all();
+  }
+
+ private:
+  Watchdog() : thread_([this] { watch(); }) { thread_.detach(); }
+
+  void watch() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (!armed_) {
+        wake_.wait(lock);
+        continue;
+      }
+      if (wake_.wait_until(lock, deadline_) == std::cv_status::no_timeout) continue;
+      if (!armed_ || std::chrono::steady_clock::now() < deadline_) continue;
+      const std::string reason = fmt_reason();
+      std::fprintf(stderr, "%s:%d: Failure\n%s: %s\n[  FAILED  ] %s.%s\n", __FILE__, __LINE__, probe_->id.c_str(),
+                   reason.c_str(), test_suite_name(*probe_).c_str(), test_name(*probe_).c_str());
+      if (on_timeout_) on_timeout_(reason);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(1);  // the hung kernel's thread cannot be stopped; exit is the only way on
+    }
+  }
+  std::string fmt_reason() const {
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "timed out after %g s; a hung kernel cannot be stopped inside this process, so it exits and the "
+                  "remaining tests of this process are not run (gpuconform run --filter '%s' continues in a fresh "
+                  "process; raise the limit with GPUCONFORM_PROBE_TIMEOUT)",
+                  limit_s_, probe_->id.c_str());
+    return text;
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool armed_ = false;
+  const Probe* probe_ = nullptr;
+  double limit_s_ = 0;
+  std::function<void(const std::string&)> on_timeout_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::thread thread_;
+};
+
+std::optional<double> probe_timeout_override() {
+  const char* text = env("GPUCONFORM_PROBE_TIMEOUT");
+  if (!text) return std::nullopt;
+  char* end = nullptr;
+  const double s = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(s > 0)) {
+    std::fprintf(stderr, "GPUCONFORM_PROBE_TIMEOUT=%s is not a positive number of seconds\n", text);
+    std::exit(2);
+  }
+  return s;
+}
+
 class ConformanceTest : public testing::Test {
  public:
   explicit ConformanceTest(const Probe& probe) : probe_(probe) {}
@@ -104,8 +194,23 @@ class ConformanceTest : public testing::Test {
         << test_suite_name(probe_) << "." << test_name(probe_) << " (or gpuconform run --filter " << probe_.id << ")";
     RunOptions options;
     options.quick = env("GPUCONFORM_QUICK") != nullptr;
+    const double limit = probe_time_limit(s.expectations.find(probe_.id), probe_timeout_override());
+    Watchdog::get().arm(probe_, limit, [this, &s, limit](const std::string& reason) {
+      if (const char* path = env("GPUCONFORM_RECORD")) {
+        TestResult timed_out;
+        timed_out.probe = &probe_;
+        timed_out.verdict = {Outcome::fail, reason};
+        timed_out.seconds = limit;
+        if (const Expectation* e = s.expectations.find(probe_.id)) timed_out.expectation = *e;
+        try {
+          append_record_line(path, record_json(timed_out, *s.device));
+        } catch (const std::exception&) {
+        }
+      }
+    });
     const TestResult r = run_conformance_test(probe_, *s.device, s.expectations, options);
     health.check_after(probe_.id);
+    Watchdog::get().disarm();
     RecordProperty("probe", probe_.id);
     RecordProperty("verdict", outcome_name(r.verdict.outcome));
     RecordProperty("reason", r.verdict.reason);
@@ -133,6 +238,7 @@ class ConformanceTest : public testing::Test {
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   for (const gpuconform::Probe& probe : gpuconform::Registry::instance().all()) {
+    if (!gpuconform::is_selectable(probe)) continue;  // self-tests only with GPUCONFORM_SELFTEST=1
     testing::RegisterTest(gpuconform::test_suite_name(probe).c_str(), gpuconform::test_name(probe).c_str(),
                           nullptr, probe.id.c_str(), __FILE__, __LINE__,
                           [&probe]() -> testing::Test* { return new gpuconform::ConformanceTest(probe); });

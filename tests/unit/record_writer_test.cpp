@@ -36,39 +36,56 @@ TEST(RecordWriter, NoisyBandWidensToThreeTimesTheWorstDeviation) {
   EXPECT_DOUBLE_EQ(*e.tol, 30);
 }
 
-TEST(RecordWriter, BandAcrossGpusCoversEveryBoardWithHalfAgainTheirSpread) {
-  // Two boards, each deterministic, 8 cycles apart: centred between them, half-width
-  // 1.5 x 4 = 6, so both medians sit well inside and a third board may differ a little more.
-  const Expectation e = derive_expectation_across(probe_of(ExpectationKind::band),
-                                                  {{m(290), m(290), m(290)}, {m(282)}}, "run:a:1", {"run:b:7"});
+BoardRuns board(const std::string& gpu, std::vector<Measurement> runs, std::optional<double> seconds = {}) {
+  return BoardRuns{gpu, "run:" + gpu + ":1", std::move(runs), seconds};
+}
+
+TEST(RecordWriter, WithoutAPolicyClassBothBoardsLieInsideAndFailEqualsDrift) {
+  // Two deterministic boards 8 cycles apart: centred between them, half-width
+  // 3 x 0 + 4 = 4, both medians on its edges; no class, so no drift fields.
+  const Expectation e = derive_expectation_across(
+      probe_of(ExpectationKind::band), {board("GPU-aaaaaaaa-1", {m(290), m(290), m(290)}), board("GPU-bbbbbbbb-2", {m(282)})});
   EXPECT_DOUBLE_EQ(*e.value, 286);
-  EXPECT_DOUBLE_EQ(*e.tol, 6);
-  EXPECT_NE(e.note.find("4 runs on 2 GPUs, per-GPU medians 290, 282"), std::string::npos) << e.note;
-  EXPECT_NE(e.note.find("also run:b:7"), std::string::npos) << e.note;
+  EXPECT_DOUBLE_EQ(*e.tol, 4);
+  EXPECT_FALSE(e.has_drift());
+  EXPECT_EQ(e.source, "run:GPU-aaaaaaaa-1:1");
+  EXPECT_NE(e.note.find("2 boards (aaaaaaaa 290 (median of 3), bbbbbbbb 282)"), std::string::npos) << e.note;
+  EXPECT_NE(e.note.find("no class of the band policy matched"), std::string::npos) << e.note;
+  EXPECT_NE(e.note.find("also run:GPU-bbbbbbbb-2:1"), std::string::npos) << e.note;
 }
 
-TEST(RecordWriter, BandAcrossGpusAddsTheNoiseWithinABoard) {
+TEST(RecordWriter, BandAcrossBoardsAddsTheNoiseWithinABoard) {
   const Expectation e = derive_expectation_across(probe_of(ExpectationKind::band, 0.1),
-                                                  {{m(99), m(100), m(101)}, {m(110)}}, "run:a:1");
+                                                  {board("GPU-a", {m(99), m(100), m(101)}), board("GPU-b", {m(110)})});
   EXPECT_DOUBLE_EQ(*e.value, 105);
-  EXPECT_DOUBLE_EQ(*e.tol, 11);  // 3 x 1 + 1.5 x 5 = 10.5, rounded up to two digits
+  EXPECT_DOUBLE_EQ(*e.tol, 8);  // 3 x 1 + 5
 }
 
-TEST(RecordWriter, OneGpuAcrossIsTheSingleGpuRule) {
+TEST(RecordWriter, OneBoardAcrossIsTheSingleBoardRule) {
   const Expectation a = derive_expectation(probe_of(ExpectationKind::band, 0.1), {m(500), m(510), m(490)}, "run:x:1");
-  const Expectation b =
-      derive_expectation_across(probe_of(ExpectationKind::band, 0.1), {{m(500), m(510), m(490)}}, "run:x:1");
+  const Expectation b = derive_expectation_across(probe_of(ExpectationKind::band, 0.1),
+                                                  {BoardRuns{"", "run:x:1", {m(500), m(510), m(490)}, {}}});
   EXPECT_EQ(*a.value, *b.value);
   EXPECT_EQ(*a.tol, *b.tol);
   EXPECT_EQ(a.note, b.note);
 }
 
-TEST(RecordWriter, FractionOfPeakKeepsAMarginBelowTheWorstRun) {
+TEST(RecordWriter, SecondsIsTheLargestOverTheBoards) {
+  const Expectation e = derive_expectation_across(
+      probe_of(ExpectationKind::band), {board("GPU-a", {m(4)}, 0.5), board("GPU-b", {m(4)}), board("GPU-c", {m(4)}, 1.25)});
+  ASSERT_TRUE(e.seconds);
+  EXPECT_DOUBLE_EQ(*e.seconds, 1.3);  // rounded up to two digits
+}
+
+TEST(RecordWriter, FractionOfPeakWithoutAClassKeepsTheProbesOwnMargin) {
   Measurement a = m(3.0e12, "B/s"), b = m(2.9e12, "B/s");
   a.peak = b.peak = 3.35e12;
   const Expectation e = derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a, b}, "run:x:1");
-  // worst run 0.8657 of peak, less 5% -> 0.82 (rounded down)
-  EXPECT_DOUBLE_EQ(*e.min_fraction, 0.82);
+  // median 0.8806 of peak, noise 0.0149: drift 0.8806 - 3 x 0.0149 = 0.8358 -> 0.83;
+  // fail 0.8358 - 0.05 x 0.8806 = 0.7918 -> 0.79 (both rounded down)
+  EXPECT_DOUBLE_EQ(*e.drift_min_fraction, 0.83);
+  EXPECT_DOUBLE_EQ(*e.min_fraction, 0.79);
+  EXPECT_NE(e.note.find("the probe's margin 0.05 x |centre|"), std::string::npos) << e.note;
 }
 
 TEST(RecordWriter, ExactRefusesARunWithMismatches) {

@@ -4,6 +4,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
 #include <filesystem>
 #include <fstream>
 
@@ -30,6 +33,9 @@ struct RecordArgs {
   std::vector<std::string> from;  // run records to derive from instead of measuring
   bool missing = false;           // only probes the file has no entry for
   std::vector<std::string> gpus;  // --from: only runs of boards whose UUID starts so
+  std::string policy;             // band policy file ("" = the one beside the expectations)
+  std::string sku;                // --from: an overlay from only this SKU's boards
+  std::string base;               // --sku: the architecture file the overlay differs from
 };
 
 int count_lines(const std::string& path) {
@@ -40,18 +46,44 @@ int count_lines(const std::string& path) {
   return n;
 }
 
-// Reads the file `record` extends; false (after saying why) when it is invalid.
-bool load_existing(const std::string& out, ExpectationFile& file) {
-  file.path = out;
-  if (!fs::exists(out)) return true;
+// Reads an expectation file; false (after saying why) when it is invalid.
+bool load_file(const std::string& path, ExpectationFile& file, const char* what) {
   std::vector<Diagnostic> diags;
   const Registry& reg = Registry::instance();
   file = parse_expectation_file(
-      out, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
+      path, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
   if (diags.empty()) return true;
   for (const auto& d : diags) fmt::print(stderr, "{}\n", d.str());
-  fmt::print(stderr, "gpuconform record: {} is invalid; fix it or write to a new file\n", out);
+  fmt::print(stderr, "gpuconform record: {} {} is invalid; fix it first\n", what, path);
   return false;
+}
+
+// Reads the file `record` extends (none yet is fine).
+bool load_existing(const std::string& out, ExpectationFile& file) {
+  file.path = out;
+  if (!fs::exists(out)) return true;
+  return load_file(out, file, "the output file");
+}
+
+// The band policy: --policy, else evidence/policy.toml of the expectations directory.
+// A missing default is not an error (fail band = drift band, and every note says so).
+bool load_policy(const RecordArgs& args, BandPolicy& policy) {
+  const std::string path = args.policy.empty() ? default_expectations_dir() + "/evidence/policy.toml" : args.policy;
+  if (args.policy.empty() && !fs::exists(path)) {
+    fmt::print("note: no band policy at {}: fail bands will equal drift bands (--policy FILE)\n", path);
+    return true;
+  }
+  std::vector<Diagnostic> diags;
+  policy = parse_band_policy_file(path, diags);
+  for (const auto& d : diags) fmt::print(stderr, "{}\n", d.str());
+  if (!diags.empty()) fmt::print(stderr, "gpuconform record: the band policy {} is invalid\n", path);
+  return diags.empty();
+}
+
+const Expectation* find_entry(const ExpectationFile& file, const std::string& id) {
+  for (const Expectation& e : file.entries)
+    if (e.probe_id == id) return &e;
+  return nullptr;
 }
 
 void replace_entry(ExpectationFile& file, Expectation e) {
@@ -64,13 +96,86 @@ void replace_entry(ExpectationFile& file, Expectation e) {
 void write_file(ExpectationFile& file, const std::string& out) {
   std::sort(file.entries.begin(), file.entries.end(),
             [](const Expectation& a, const Expectation& b) { return a.probe_id < b.probe_id; });
+  const std::string text = render_expectation_file(file);
+  fs::create_directories(fs::absolute(out).parent_path());
   const std::string tmp = out + ".tmp";
-  std::ofstream(tmp) << render_expectation_file(file);
+  std::ofstream(tmp) << text;
   fs::rename(tmp, out);  // atomic replace: a crash never leaves half a file
 }
 
-// `record --from`: no GPU. Pools the runs of each wanted probe from run records written
-// on one or more GPUs of one architecture and SKU, one group per GPU.
+// What a re-derivation must not overwrite: a literature value, and an exact entry's
+// model id (the evidence can only confirm it). Empty when the entry may be replaced.
+std::string kept_because(const Expectation* existing) {
+  if (!existing) return "";
+  if (existing->source.rfind("cite:", 0) == 0) return "cites the literature";
+  if (existing->kind == ExpectationKind::exact) return "exact: its model id is kept";
+  return "";
+}
+
+// The runs of every wanted probe, grouped per board in order of first appearance,
+// after the --gpu, --sku and policy exclusion filters.
+struct Pooled {
+  std::map<std::string, std::vector<BoardRuns>> per_probe;
+  int excluded = 0;
+};
+
+// A run of a wanted probe on a wanted board (--probe, --gpu, --sku).
+bool wanted(const RecordedRun& r, const RecordArgs& args) {
+  if (!glob_match_any(args.probes, r.probe)) return false;
+  if (const Probe* probe = Registry::instance().find(r.probe); probe && !is_selectable(*probe)) return false;
+  if (!args.gpus.empty() && std::none_of(args.gpus.begin(), args.gpus.end(),
+                                         [&](const std::string& g) { return r.gpu.rfind(g, 0) == 0; }))
+    return false;
+  return args.sku.empty() || r.sku == args.sku;
+}
+
+Pooled pool_runs(const std::vector<RecordedRun>& all, const RecordArgs& args, const BandPolicy& policy,
+                 const fs::path& out_dir) {
+  Pooled pooled;
+  for (const RecordedRun& r : all) {
+    if (!wanted(r, args)) continue;
+    if (policy.exclusion_for(r.gpu, r.probe)) {
+      ++pooled.excluded;
+      continue;
+    }
+    auto& boards = pooled.per_probe[r.probe];
+    auto at = std::find_if(boards.begin(), boards.end(), [&](const BoardRuns& b) { return b.gpu == r.gpu; });
+    if (at == boards.end()) {
+      boards.push_back(BoardRuns{
+          r.gpu, fmt::format("run:{}:{}", fs::relative(fs::absolute(r.file), out_dir).string(), r.line), {}, {}});
+      at = boards.end() - 1;
+    }
+    at->runs.push_back(r.measurement);
+    if (r.seconds && *r.seconds > 0) at->seconds = std::max(at->seconds.value_or(0), *r.seconds);
+  }
+  return pooled;
+}
+
+// Says where the evidence now shows a wider between-board spread than a class states:
+// the policy's numbers must be raised (and their `why` rewritten) by hand.
+void check_class_spreads(const BandPolicy& policy, const Pooled& pooled) {
+  std::map<std::string, std::vector<std::vector<double>>> values;
+  for (const auto& [id, boards] : pooled.per_probe) {
+    const Probe* probe = Registry::instance().find(id);
+    if (!probe || probe->record.kind == ExpectationKind::exact || probe->record.kind == ExpectationKind::info) continue;
+    for (const BoardRuns& b : boards) {
+      std::vector<double> v;
+      for (const Measurement& m : b.runs)
+        v.push_back(probe->record.kind == ExpectationKind::fraction_of_peak && m.peak ? m.value / *m.peak : m.value);
+      values[id].push_back(std::move(v));
+    }
+  }
+  for (const auto& [name, seen] : class_spreads_from_evidence(policy, values)) {
+    for (const PolicyClass& c : policy.classes)
+      if (c.name == name && seen.spread_rel > c.spread_rel)
+        fmt::print(stderr, "warning: {}: class '{}' states spread_rel {} but {} on {} boards shows {:.4g}; raise it\n",
+                   c.where.str(), name, c.spread_rel, seen.probe, seen.boards, seen.spread_rel);
+  }
+}
+
+// `record --from`: no GPU. Derives each wanted probe from the runs of one or more boards
+// of one architecture (or, with --sku, of one SKU: an overlay holding only what differs
+// from the architecture file beyond its drift band).
 int record_from_runs(const RecordArgs& args) {
   std::vector<RecordedRun> all;
   try {
@@ -82,55 +187,91 @@ int record_from_runs(const RecordArgs& args) {
     fmt::print(stderr, "gpuconform record: {}\n", e.what());
     return kExitUnusable;
   }
+  BandPolicy policy;
+  if (!load_policy(args, policy)) return kExitUnusable;
   ExpectationFile file;
   if (!load_existing(args.out, file)) return kExitUnusable;
-  const fs::path out_dir = fs::absolute(args.out).parent_path();
-  int written = 0, failures = 0;
-  for (const Probe& probe : Registry::instance().all()) {
-    if (!glob_match_any(args.probes, probe.id)) continue;
-    std::vector<std::string> gpus;  // in order of first appearance
-    std::vector<std::vector<Measurement>> machines;
-    std::vector<std::string> sources;  // first line of each GPU's runs
-    for (const RecordedRun& r : all) {
-      if (r.probe != probe.id) continue;
-      if (!args.gpus.empty() && std::none_of(args.gpus.begin(), args.gpus.end(),
-                                             [&](const std::string& g) { return r.gpu.rfind(g, 0) == 0; }))
-        continue;
-      // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
-      std::string& scope = args.overlay ? file.sku : file.arch;
-      const std::string& run_scope = args.overlay ? r.sku : r.arch;
-      if (scope.empty()) scope = run_scope;
-      if (run_scope != scope) {
-        fmt::print(stderr, "gpuconform record: {}:{} is a run on {}; {} is for {}\n", r.file, r.line, run_scope,
-                   args.out, scope);
-        return kExitUnusable;
-      }
-      const auto at = std::find(gpus.begin(), gpus.end(), r.gpu);
-      const auto index = static_cast<std::size_t>(at - gpus.begin());
-      if (at == gpus.end()) {
-        gpus.push_back(r.gpu);
-        machines.emplace_back();
-        sources.push_back(fmt::format("run:{}:{}", fs::relative(fs::absolute(r.file), out_dir).string(), r.line));
-      }
-      machines[index].push_back(r.measurement);
+  const bool overlay = args.overlay || !args.sku.empty();
+  if (!args.sku.empty()) {
+    if (!file.sku.empty() && file.sku != args.sku) {
+      fmt::print(stderr, "gpuconform record: {} is the overlay of SKU {}, not {}\n", args.out, file.sku, args.sku);
+      return kExitUnusable;
     }
-    if (machines.empty()) continue;
+    file.sku = args.sku;
+  }
+  const fs::path out_dir = fs::absolute(args.out).parent_path();
+  const Pooled pooled = pool_runs(all, args, policy, out_dir);
+  if (pooled.excluded) fmt::print("left out {} run(s) listed in [[exclude]] of {}\n", pooled.excluded, policy.path);
+
+  // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
+  std::string arch;
+  for (const RecordedRun& r : all) {
+    if (!wanted(r, args)) continue;
+    std::string& scope = overlay ? file.sku : file.arch;
+    const std::string& run_scope = overlay ? r.sku : r.arch;
+    if (scope.empty()) scope = run_scope;
+    if (run_scope != scope) {
+      fmt::print(stderr, "gpuconform record: {}:{} is a run on {}; {} is for {}\n", r.file, r.line, run_scope,
+                 args.out, scope);
+      return kExitUnusable;
+    }
+    arch = r.arch;
+  }
+  ExpectationFile base;
+  if (!args.sku.empty()) {
+    const std::string base_path = args.base.empty() ? (out_dir.parent_path() / (arch + ".toml")).string() : args.base;
+    if (!fs::exists(base_path)) {
+      fmt::print(stderr, "gpuconform record: --sku needs the architecture file it overlays ({} not found; --base FILE)\n",
+                 base_path);
+      return kExitUnusable;
+    }
+    if (!load_file(base_path, base, "the base file")) return kExitUnusable;
+  } else {
+    check_class_spreads(policy, pooled);
+  }
+
+  int written = 0, failures = 0, same = 0;
+  for (const auto& [id, boards] : pooled.per_probe) {
+    const Probe* probe = Registry::instance().find(id);
+    if (!probe) continue;  // a probe this build no longer has
+    const Expectation* existing = find_entry(file, id);
+    if (const std::string why = kept_because(existing); !why.empty()) {
+      Expectation kept = *existing;
+      if (const auto seconds = largest_seconds(boards)) kept.seconds = seconds;  // the runner's time limit
+      replace_entry(file, std::move(kept));
+      fmt::print("  kept     {:<44} {}\n", id, why);
+      continue;
+    }
     try {
-      replace_entry(file, derive_expectation_across(probe, machines, sources.front(),
-                                                    {sources.begin() + 1, sources.end()}));
+      Expectation e = derive_expectation_across(*probe, boards, policy);
+      if (existing) e.sass = existing->sass;  // a SASS check is written by hand, never derived
+      if (!args.sku.empty()) {
+        const Expectation* in_base = find_entry(base, id);
+        if (in_base && !differs_beyond_drift(e, *in_base)) {
+          ++same;
+          continue;
+        }
+        if (in_base && e.sass.empty()) e.sass = in_base->sass;
+      }
+      replace_entry(file, std::move(e));
       ++written;
-      fmt::print("  derived  {:<44} from {} GPU(s)\n", probe.id, machines.size());
+      fmt::print("  derived  {:<44} from {} board(s)\n", id, boards.size());
     } catch (const std::exception& err) {
       ++failures;
-      fmt::print("  FAILED   {:<44} {}\n", probe.id, err.what());
+      fmt::print("  FAILED   {:<44} {}\n", id, err.what());
     }
   }
-  if (written == 0) {
-    fmt::print(stderr, "gpuconform record: no run of a probe matching {} in the given run records\n",
-               fmt::join(args.probes, " "));
+  if (written == 0 && same == 0) {
+    fmt::print(stderr, "gpuconform record: no run of a probe matching {}{} in the given run records\n",
+               fmt::join(args.probes, " "), args.sku.empty() ? "" : " on SKU " + args.sku);
     return kExitUnusable;
   }
+  if (same) fmt::print("{} probe(s) of SKU {} lie inside the base file's drift bands: no overlay entry\n", same, args.sku);
   if (file.description.empty()) file.description = args.description;
+  if (!args.sku.empty() && file.entries.empty() && file.waivers.empty()) {
+    fmt::print("SKU {} needs no overlay: {} not written\n", args.sku, args.out);
+    return failures ? kExitFailed : kExitOk;
+  }
   write_file(file, args.out);
   fmt::print("wrote {} entries to {}\n", written, args.out);
   return failures ? kExitFailed : kExitOk;
@@ -149,6 +290,8 @@ int record(const RecordArgs& args) {
     return kExitUnusable;
   }
   const DeviceInfo device = query_device(args.device);
+  BandPolicy policy;
+  if (!load_policy(args, policy)) return kExitUnusable;
   ExpectationFile file;
   if (!load_existing(args.out, file)) return kExitUnusable;
   if (args.overlay) file.sku = device.sku(); else file.arch = device.arch();
@@ -167,15 +310,19 @@ int record(const RecordArgs& args) {
   fmt::print("recording on GPU {}: {} ({}, SKU {}), {} run(s) per probe\n", device.index, device.name, device.arch(),
              device.sku(), args.runs);
   for (const Probe& probe : Registry::instance().all()) {
-    if (!glob_match_any(args.probes, probe.id)) continue;
+    if (!is_selectable(probe) || !glob_match_any(args.probes, probe.id)) continue;
     if (args.missing && std::any_of(file.entries.begin(), file.entries.end(),
                                     [&](const Expectation& e) { return e.probe_id == probe.id; }))
       continue;
     std::vector<Measurement> runs;
+    std::optional<double> seconds;
     int first_line = 0;
     try {
       for (int r = 0; r < args.runs; ++r) {
+        const auto started = std::chrono::steady_clock::now();
         runs.push_back(run_probe(probe, device, RunOptions{args.quick}));
+        const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        seconds = std::max(seconds.value_or(0), took);
         TestResult result;
         result.probe = &probe;
         result.measurement = runs.back();
@@ -186,7 +333,10 @@ int record(const RecordArgs& args) {
         if (!first_line) first_line = line + 1;
         ++line;
       }
-      replace_entry(file, derive_expectation(probe, runs, fmt::format("run:{}:{}", cited, first_line)));
+      Expectation e = derive_expectation_across(
+          probe, {BoardRuns{device.uuid, fmt::format("run:{}:{}", cited, first_line), runs, seconds}}, policy);
+      if (const Expectation* existing = find_entry(file, probe.id)) e.sass = existing->sass;
+      replace_entry(file, std::move(e));
       ++written;
       fmt::print("  recorded {:<44} {}\n", probe.id, runs.front().unit);
     } catch (const ProbeSkipped& s) {
@@ -221,6 +371,12 @@ Command add_record_command(CLI::App& app) {
   sub->add_flag("--missing", args->missing, "Only the matching probes that have no entry in --out yet");
   sub->add_option("--gpu", args->gpus,
                   "With --from: only runs of the boards whose UUID starts with one of these (e.g. GPU-4250cf40)");
+  sub->add_option("--policy", args->policy,
+                  "Band policy (default: evidence/policy.toml of the expectations directory)");
+  sub->add_option("--sku", args->sku,
+                  "With --from: write the overlay of this PCI device id (e.g. 0x2335) from only its boards, holding "
+                  "the entries that differ from the architecture file beyond its drift band");
+  sub->add_option("--base", args->base, "With --sku: the architecture file (default: ../ARCH.toml beside --out)");
   return [args] { return record(*args); };
 }
 

@@ -1,16 +1,25 @@
-// `gpuconform run`: the conformance suite on the local GPUs.
+// `gpuconform run`: the conformance suite on the local GPUs. A thin front end
+// over the runner (harness runner.hpp): it selects probes, checks arguments
+// before touching a GPU, prints progress, and turns the results into the exit
+// code (exit_code.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "commands.hpp"
 #include "console.hpp"
-#include "gpuconform/conformance.hpp"
+#include "gpuconform/exit_code.hpp"
 #include "gpuconform/junit.hpp"
 #include "gpuconform/run_record.hpp"
+#include "gpuconform/runner.hpp"
 
 namespace gpuconform::cli {
 namespace {
+
+static_assert(static_cast<int>(RunExit::ok) == kExitOk && static_cast<int>(RunExit::failed) == kExitFailed &&
+              static_cast<int>(RunExit::unusable) == kExitUnusable &&
+              static_cast<int>(RunExit::nothing_judged) == kExitNothingJudged);
 
 struct RunArgs {
   std::vector<int> devices;
@@ -20,9 +29,43 @@ struct RunArgs {
   std::string record_path = "gpuconform-run.jsonl";
   std::string junit_path = "gpuconform-junit.xml";
   bool quick = false;
+  double probe_timeout_s = 0;
+  bool probe_timeout_given = false;
 };
 
+void tally(RunTally& t, const std::vector<TestResult>& results) {
+  for (const TestResult& r : results) switch (r.verdict.outcome) {
+      case Outcome::pass: ++t.passed; break;
+      case Outcome::fail: ++t.failed; break;
+      case Outcome::warn: ++t.warned; break;
+      case Outcome::skip: ++t.skipped; break;
+    }
+}
+
 int run(const RunArgs& args) {
+  // Everything that can be checked without a GPU is checked before any CUDA call.
+  const std::vector<const Probe*> probes = select_probes(args.filters);
+  if (probes.empty()) {
+    std::string filters;
+    for (const auto& f : args.filters) filters += (filters.empty() ? "'" : " '") + f + "'";
+    fmt::print(stderr, "gpuconform run: --filter {} matches no probe; nothing was run. Probe groups: {}{}\n", filters,
+               selectable_probe_groups(), selftest_enabled() ? "" : " (self-test probes need GPUCONFORM_SELFTEST=1)");
+    return kExitUnusable;
+  }
+  if (args.probe_timeout_given && !(args.probe_timeout_s > 0)) {
+    fmt::print(stderr, "gpuconform run: --probe-timeout must be a positive number of seconds\n");
+    return kExitUnusable;
+  }
+  std::vector<int> devices;
+  for (int index : args.devices) {
+    if (index < 0) {
+      fmt::print(stderr, "gpuconform run: --device {} is not a GPU ordinal (0, 1, ...)\n", index);
+      return kExitUnusable;
+    }
+    if (std::find(devices.begin(), devices.end(), index) == devices.end()) devices.push_back(index);
+  }
+  // Counting GPUs initialises the CUDA driver but creates no context: the GPUs
+  // themselves are opened only by the runner's worker processes.
   std::string why;
   const int count = device_count(&why);
   if (count == 0) {
@@ -30,53 +73,72 @@ int run(const RunArgs& args) {
                why);
     return kExitUnusable;
   }
-  std::vector<int> devices = args.devices;
-  if (devices.empty())
-    for (int i = 0; i < count; ++i) devices.push_back(i);
-  bool any_failed = false;
-  std::vector<std::string> junit_files;
-  for (int index : devices) {
-    if (index < 0 || index >= count) {
+  for (int index : devices)
+    if (index >= count) {
       fmt::print(stderr, "gpuconform run: --device {} does not exist (this machine has {} GPU(s): 0..{})\n", index,
                  count, count - 1);
       return kExitUnusable;
     }
-    const DeviceInfo device = query_device(index);
-    ExpectationSet expectations;
+  if (devices.empty())
+    for (int i = 0; i < count; ++i) devices.push_back(i);
+
+  RunnerConfig config;
+  config.worker = self_worker_command();
+  config.expectations_dir = args.expectations_dir;
+  config.overlays = args.overlays;
+  config.quick = args.quick;
+  if (args.probe_timeout_given) config.probe_timeout_s = args.probe_timeout_s;
+  config.record_path = args.record_path;
+
+  RunTally totals;
+  std::vector<std::string> junit_files;
+  for (int index : devices) {
+    std::size_t done = 0, total = 0;
+    GpuRunHooks hooks;
+    hooks.opened = [&](const DeviceInfo& device, const ExpectationSet& expectations, std::size_t n) {
+      print_device_header(device, expectations);
+      total = n;
+    };
+    hooks.result = [&](const TestResult& r) { print_progress(++done, total, r); };
+    GpuRun gpu;
     try {
-      expectations = load_device_expectations(device, args.expectations_dir, args.overlays);
+      gpu = run_gpu(index, probes, config, hooks);
     } catch (const ExpectationError& err) {
       fmt::print(stderr, "{}\ngpuconform run: invalid expectation file(s); fix them (`gpuconform lint`) and rerun\n",
                  err.what());
       return kExitUnusable;
     }
-    print_device_header(device, expectations);
-    std::vector<const Probe*> probes;
-    for (const Probe& p : Registry::instance().all())
-      if (glob_match_any(args.filters, p.id)) probes.push_back(&p);
-    std::vector<TestResult> results;
-    for (const Probe* probe : probes) {
-      results.push_back(run_conformance_test(*probe, device, expectations, RunOptions{args.quick}));
-      append_record_line(args.record_path, record_json(results.back(), device));
-      print_progress(results.size(), probes.size(), results.back());
-      any_failed |= results.back().verdict.outcome == Outcome::fail;
+    if (!gpu.open_error.empty()) {
+      fmt::print("== GPU {}\nfail {}\n", index, gpu.open_error);
+      ++totals.gpus_unopened;
+      continue;
     }
-    print_summary(results);
+    print_summary(gpu.results);
+    tally(totals, gpu.results);
     std::string junit = args.junit_path;
     if (devices.size() > 1) junit = fmt::format("{}.gpu{}.xml", args.junit_path, index);
-    std::ofstream(junit) << junit_xml(results, device);
+    std::ofstream(junit) << junit_xml(gpu.results, *gpu.device);
     junit_files.push_back(junit);
   }
   fmt::print("run record: {}\n", args.record_path);
   for (const auto& j : junit_files) fmt::print("junit: {}\n", j);
-  return any_failed ? kExitFailed : kExitOk;
+  const RunExit code = run_exit_code(totals);
+  if (totals.gpus_unopened) fmt::print("{} GPU(s) could not be opened: failed\n", totals.gpus_unopened);
+  if (code == RunExit::nothing_judged)
+    fmt::print("nothing was judged: every selected probe skipped (exit code {}); see the skip reasons above\n",
+               kExitNothingJudged);
+  return static_cast<int>(code);
 }
 
 }  // namespace
 
 Command add_run_command(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
-  CLI::App* sub = app.add_subcommand("run", "Run the conformance tests on all (or --device N) local GPUs");
+  CLI::App* sub = app.add_subcommand(
+      "run",
+      "Run the conformance tests on all (or --device N) local GPUs.\n"
+      "Exit codes: 0 every judged test passed or warned, 1 a test failed or a GPU could not be opened,\n"
+      "2 could not run (no GPU, invalid file, a filter matching no probe), 77 nothing was judged (all skipped).");
   sub->add_option("--device", args->devices, "GPU ordinal(s) to test (default: all)");
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last")->check(CLI::ExistingFile);
@@ -84,7 +146,14 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--record", args->record_path, "Run record (JSON lines, appended)")->capture_default_str();
   sub->add_option("--junit", args->junit_path, "JUnit XML report")->capture_default_str();
   sub->add_flag("--quick", args->quick, "Fewer repeats (smoke test)");
-  return [args] { return run(*args); };
+  CLI::Option* timeout = sub->add_option("--probe-timeout", args->probe_timeout_s,
+                  fmt::format("Time limit of every probe, seconds (default: max({:g}, {:g} x its recorded seconds), "
+                              "else {:g})",
+                              kTimeLimitFloorS, kTimeLimitFactor, kTimeLimitUnrecordedS));
+  return [args, timeout] {
+    args->probe_timeout_given = timeout->count() > 0;
+    return run(*args);
+  };
 }
 
 }  // namespace gpuconform::cli

@@ -1,7 +1,8 @@
 #pragma once
 // The gpuconform subcommands. Each registers its options on the app and
 // returns the process exit code when run: 0 success, 1 a failed check,
-// 2 could not run (no GPU, unusable arguments, unreadable or invalid input).
+// 2 could not run (no GPU, unusable arguments, unreadable or invalid input),
+// 77 (`run` only) nothing was judged: every selected probe skipped.
 #include <CLI/CLI.hpp>
 #include <functional>
 
@@ -10,6 +11,8 @@ namespace gpuconform::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUnusable = 2;
+constexpr int kExitNothingJudged = 77;  // ctest's and automake's "skipped"
+
 
 using Command = std::function<int()>;
 
@@ -19,5 +22,6 @@ Command add_lint_command(CLI::App& app);
 Command add_list_command(CLI::App& app);
 Command add_vectors_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_worker_command(CLI::App& app);  // hidden: the runner's worker process
 
 }  // namespace gpuconform::cli

@@ -5,11 +5,17 @@
 #include <map>
 
 #include "commands.hpp"
+#include "gpuconform/run_record.hpp"
 
 int main(int argc, char** argv) {
   using namespace gpuconform::cli;
   CLI::App app{"gpuconform: hardware conformance suite for NVIDIA GPUs.\n"
-               "Exit codes: 0 all passed (or warned), 1 a check failed or a file is invalid, 2 could not run."};
+               "Exit codes: 0 all passed (or warned), 1 a check failed or a file is invalid, 2 could not run,\n"
+               "77 (run) nothing was judged: every selected probe skipped."};
+  app.set_version_flag("--version",
+                       fmt::format("gpuconform {} (suite commit {})", gpuconform::suite_version(),
+                                   gpuconform::suite_git_commit()),
+                       "Print the version and the suite commit, then exit");
   app.require_subcommand(1, 1);
   const std::map<std::string, Command> commands = {
       {"run", add_run_command(app)},
@@ -18,12 +24,15 @@ int main(int argc, char** argv) {
       {"list", add_list_command(app)},
       {"vectors", add_vectors_command(app)},
       {"compare", add_compare_command(app)},
+      {"worker", add_worker_command(app)},
   };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -6,6 +6,7 @@
 
 #include "gpuconform/device_info.hpp"
 #include "gpuconform/expectation.hpp"
+#include "gpuconform/gpu_state.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/verdict.hpp"
 
@@ -17,6 +18,8 @@ struct TestResult {
   std::optional<Expectation> expectation;
   Verdict verdict;
   double seconds = 0;
+  // What NVML saw disturbing the measurement; set when the probe ran.
+  std::optional<Disturbance> disturbance;
 };
 
 struct RunOptions {
@@ -27,7 +30,9 @@ struct RunOptions {
 std::string unmet_requirement(const Probe& probe, const DeviceInfo& device);
 
 // Runs the probe and judges it. Never throws for a probe failure: a CUDA
-// error or exception becomes a failed verdict with its message.
+// error or exception becomes a failed verdict with its message. A StateWatch
+// (gpu_state.hpp) surrounds the measurement: a latency/throughput failure
+// measured while something disturbed the GPU becomes a warning naming it.
 TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
                                 const ExpectationSet& expectations, const RunOptions& options = {});
 
@@ -39,7 +44,8 @@ Measurement run_probe(const Probe& probe, const DeviceInfo& device, const RunOpt
 std::string how_to_record(const Probe& probe, const DeviceInfo& device);
 
 // Loads the expectations for `device` from `dir` plus overlays, checking ids
-// against the registry.
+// against the registry. In self-test mode (selftest_enabled()) `dir`/selftest.toml,
+// the self-test probes' expectations, is applied before the user overlays.
 ExpectationSet load_device_expectations(const DeviceInfo& device, const std::string& dir,
                                         const std::vector<std::string>& overlays);
 

@@ -30,14 +30,21 @@ struct Diagnostic {
   std::string str() const { return where.str() + ": " + message; }
 };
 
+// Two levels: the fail band (value + tol/tol_rel, min, max, min_fraction) holds every
+// healthy board; outside it the part or the software is wrong. The optional drift band
+// (drift_*) lies inside it and may be tight: outside it the verdict is `warn`, "this
+// value moved, worth a look". README's "Band policy" says how both are derived.
 struct Expectation {
   std::string probe_id;
   ExpectationKind kind = ExpectationKind::info;
-  std::optional<double> value;         // band: centre
+  std::optional<double> value;         // band: centre (of both bands)
   std::optional<double> tol;           // band: absolute half-width
   std::optional<double> tol_rel;       // band: relative half-width (of |value|)
   std::optional<double> min, max;      // min / max kinds
   std::optional<double> min_fraction;  // fraction_of_peak
+  std::optional<double> drift_tol, drift_tol_rel;  // band: drift half-width
+  std::optional<double> drift_min, drift_max;      // min / max kinds: drift limit
+  std::optional<double> drift_min_fraction;        // fraction_of_peak: drift limit
   std::string model;                   // exact: reference model id
   std::string unit;
   std::string source;                  // "run:<path>:<line>" or "cite:<reference>"
@@ -50,6 +57,10 @@ struct Expectation {
 
   // Band half-width: the larger of tol and tol_rel * |value|.
   double band_half_width() const;
+  // Drift half-width of a band, the same way from drift_tol and drift_tol_rel.
+  double drift_half_width() const;
+  // True when a drift field of this entry's kind is set.
+  bool has_drift() const;
 };
 
 struct Waiver {

@@ -52,9 +52,30 @@ struct GpuState {
 // without NVML the result has nvml == false and the reason.
 GpuState read_gpu_state(const DeviceInfo& device);
 
+// NVML's clock-event (throttle) bit mask decoded with NVML's names (gpu_idle,
+// sw_power_cap, hw_slowdown, ...; an unknown bit as "bit_0x200"), idle excluded.
+std::vector<std::string> clock_event_names(unsigned long long mask);
+// The bits of `mask` that disturb a timing: the throttles (power cap, thermal
+// and hardware slowdowns, power brake, sync boost). Idle and the clock
+// settings (applications/display clocks) are configuration, not disturbance.
+unsigned long long disturbing_clock_events(unsigned long long mask);
+
+// A process of this suite that holds a context on the GPU (a runner's parent,
+// a sibling worker) and is therefore not "another process". This process is
+// always excluded.
+void add_own_process(unsigned pid);
+
+// Loads NVML again on next use, from $GPUCONFORM_NVML_LIBRARY if set, else
+// libnvidia-ml.so.1: lets tests swap in a fake NVML.
+void reload_nvml();
+
 // What disturbed a measurement: empty when nothing did.
 struct Disturbance {
   std::vector<std::string> reasons;  // "another process used the GPU: pid 4242 (spin)", "clock event: sw_power_cap"
+  // Another compute process shared the GPU: the timing measured both, not this part
+  // alone. A throttle alone leaves a passing measurement valid (the part met its band
+  // even while held down); a shared GPU does not.
+  bool shared_gpu = false;
   bool any() const { return !reasons.empty(); }
   std::string text() const;          // reasons joined with "; "
   nlohmann::json to_json() const;
@@ -77,9 +98,10 @@ class StateWatch {
   std::unique_ptr<Impl> impl_;
 };
 
-// A failed latency, throughput or topology verdict measured under disturbance
-// becomes a warning naming the disturbance; every other verdict is unchanged
-// (numeric results do not depend on load, and a pass stays a pass).
+// A latency, throughput or topology verdict measured under disturbance becomes a
+// warning naming the disturbance: a failure always, a pass too when another process
+// shared the GPU (its value is not this part's). Numeric results do not depend on
+// load, and skips and warnings stay as they are.
 Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance);
 
 }  // namespace gpuconform

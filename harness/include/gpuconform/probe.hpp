@@ -13,7 +13,10 @@
 
 namespace gpuconform {
 
-enum class Family { latency, throughput, numeric, topology };
+// `selftest` probes check the suite itself (a hang, a sticky CUDA fault, a wrong
+// answer): registered always, so expectation files naming them lint clean, but
+// selectable only when selftest_enabled().
+enum class Family { latency, throughput, numeric, topology, selftest };
 const char* family_name(Family f);   // "latency", ...
 
 // What the GPU must offer. `exact_cc` is for arch-specific ("a") code such as
@@ -29,7 +32,7 @@ struct RecordHint {
   ExpectationKind kind = ExpectationKind::band;
   double min_tol = 0;        // band: smallest absolute half-width
   double min_tol_rel = 0;    // band: smallest relative half-width
-  double fraction_margin = 0.05;  // fraction_of_peak: expected = measured fraction * (1 - margin)
+  double fraction_margin = 0.05;  // fraction_of_peak with no band-policy class: fail margin x centre
 };
 
 struct ProbeContext {
@@ -67,6 +70,12 @@ class Registry {
  private:
   std::vector<Probe> probes_;
 };
+
+// True when GPUCONFORM_SELFTEST=1: the self-test probes become selectable.
+bool selftest_enabled();
+// Whether a front end may select `probe` (run, record, the gtest binary):
+// every probe except the self-tests, which only in self-test mode.
+bool is_selectable(const Probe& probe);
 
 // gtest-safe name of a probe: "Latency" / "alu_fma_rn_f32".
 std::string test_suite_name(const Probe& probe);

@@ -1,6 +1,7 @@
 #pragma once
 // Reading run records back (the JSONL that `run` and `record` write): what `record --from`
 // derives expectations from and `compare` compares, without a GPU.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct RecordedRun {
   std::string gpu_name, driver, suite_commit;
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
+  std::optional<double> seconds;  // wall seconds the probe took, when the line says
   Measurement measurement;
 };
 

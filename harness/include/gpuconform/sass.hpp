@@ -66,6 +66,11 @@ std::string timed_region_note(const void* kernel, const std::string& arch);
 // The same for a kernel of this executable named by its mangled name.
 std::string timed_region_note(const std::string& mangled_name, const std::string& arch);
 
+// Disassembles (or loads the cached disassembly of) this executable for `arch` now,
+// so that the seconds it takes on a cold cache are not charged to the first probe
+// that asks for a note (and to that probe's time limit). Does nothing without cuobjdump.
+void load_disassembly(const std::string& arch);
+
 // "" when the expectation lists no opcodes, when the measurement carries no
 // disassembly, or when every expected opcode is present; otherwise the reason
 // for a failed verdict, naming the missing opcodes and what ran instead.

@@ -17,8 +17,14 @@ struct Verdict {
   std::string reason;
 };
 
-// "4.00 ± 0.25 cycles", ">= 0.90 of peak", "0 mismatches against model X", ...
+// "4.00 ± 0.25 cycles", ">= 0.90 of peak", "0 mismatches against model X", ...; with a
+// drift band: "275.665 cycles ± 21 cycles (drift band 275.665 cycles ± 3.1 cycles)".
 std::string describe_expected(const Expectation& e);
+std::string describe_fail_band(const Expectation& e);
+std::string describe_drift_band(const Expectation& e);  // the fail band when there is no drift band
+
+// Outside the fail band: fail. Inside it but outside the drift band: warn, with a reason
+// that starts "drifted:" and names both bands and the provenance. Otherwise: pass.
 
 // Formats a measured value with its unit for people ("3.02 TB/s", "4.01 cycles").
 std::string format_value(double value, const std::string& unit);

@@ -1,0 +1,129 @@
+#pragma once
+// The runner: the one place that owns a GPU's run. For one device it opens the
+// GPU in a worker process, snapshots its state (NVML) before and after, and runs
+// the selected probes in worker processes under a per-probe time limit:
+//
+// - a probe that exceeds its limit fails with "timed out after N s"; the worker
+//   (its whole process group) is killed and a fresh one runs the remaining probes;
+// - a probe that leaves a sticky CUDA error (illegal address, launch failure) fails
+//   with the error's name; the worker exits and a fresh one continues;
+// - a worker that dies fails the probe it was running with how it died;
+// - every verdict is appended to the run record as soon as it exists.
+//
+// The parent never creates a CUDA context (the worker reports the device), so
+// NVML sees only the worker on the GPU and no fault can reach the parent. The
+// CLI (`gpuconform run`) is a thin front end; a parallel per-GPU front end would
+// call run_gpu once per device from its own thread (run_gpu keeps no global
+// state, record lines are appended with one write each). Workers die with the
+// thread that started them (PR_SET_PDEATHSIG): keep that thread in run_gpu.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpuconform/conformance.hpp"
+#include "gpuconform/worker_process.hpp"
+
+namespace gpuconform {
+
+// Time limits. A probe's default limit is max(kTimeLimitFloorS, kTimeLimitFactor x
+// the seconds it took when its expectation was recorded); with no recorded
+// seconds, kTimeLimitUnrecordedS. `override_s` (--probe-timeout) wins.
+constexpr double kTimeLimitFloorS = 60;
+constexpr double kTimeLimitFactor = 10;
+constexpr double kTimeLimitUnrecordedS = 300;
+double probe_time_limit(const Expectation* expectation, std::optional<double> override_s);
+
+// Limit for a worker to open the GPU, to start its next probe, and to exit
+// (CUDA context creation and teardown, loading expectations).
+constexpr double kWorkerStartLimitS = 120;
+
+// Exit codes of a worker process.
+constexpr int kWorkerExitDone = 0;
+constexpr int kWorkerExitContextLost = 3;  // a probe left a sticky CUDA error
+constexpr int kWorkerExitNoDevice = 4;     // the GPU could not be opened
+constexpr int kWorkerExitFatal = 5;        // could not go on (expectations, bad arguments)
+
+// --- the process layer (no GPU knowledge; tested on the CPU with a fake worker)
+
+// What the supervisor reports as probes end.
+struct ProbeSupervision {
+  // Time limit of each probe, seconds.
+  std::function<double(const std::string& probe)> time_limit;
+  // A worker finished the probe: its record line (verdict inside).
+  std::function<void(const std::string& probe, const nlohmann::json& record)> finished;
+  // The runner judged the probe itself: timed out, the worker died, not run.
+  std::function<void(const std::string& probe, const std::string& reason, double seconds)> failed;
+  double start_limit_s = kWorkerStartLimitS;
+};
+
+// Runs `probes` in order through workers started as `command` + `args` +
+// `--probe ID...` (the remaining ones), restarting after a timeout or a dead
+// worker, until every probe has a verdict.
+void supervise_probes(const WorkerCommand& command, const std::vector<std::string>& args,
+                      const std::vector<std::string>& probes, const ProbeSupervision& hooks);
+
+// Opens the GPU in a worker (`args` + `--describe`) and returns its identity,
+// or the reason it could not be opened in `error`.
+std::optional<DeviceInfo> describe_device(const WorkerCommand& command, const std::vector<std::string>& args,
+                                          std::string& error, double limit_s = kWorkerStartLimitS);
+
+// --- selection
+
+// The selectable probes (is_selectable: self-tests only in self-test mode)
+// whose id matches any of `filters`, in registry (id) order.
+std::vector<const Probe*> select_probes(const std::vector<std::string>& filters);
+// "latency.alu.*, latency.mem.*, ...": the selectable probe groups, for the
+// message when a filter matches nothing.
+std::string selectable_probe_groups();
+
+// --- one GPU's run
+
+struct RunnerConfig {
+  WorkerCommand worker;               // self_worker_command() in the CLI
+  std::string expectations_dir;
+  std::vector<std::string> overlays;
+  bool quick = false;
+  std::optional<double> probe_timeout_s;  // overrides every probe's limit
+  std::string record_path;            // run record (JSON lines, appended); "" for none
+};
+
+// `/proc/self/exe worker`: the running binary's hidden worker subcommand.
+WorkerCommand self_worker_command();
+
+struct GpuRunHooks {
+  // The GPU opened and its expectations loaded; `probes` will run.
+  std::function<void(const DeviceInfo&, const ExpectationSet&, std::size_t probes)> opened;
+  // One verdict (in the order they arrive).
+  std::function<void(const TestResult&)> result;
+};
+
+struct GpuRun {
+  int index = 0;
+  std::optional<DeviceInfo> device;
+  std::string open_error;  // the GPU could not be opened: a failure of this GPU
+  std::vector<TestResult> results;
+};
+
+// Runs `probes` on GPU `index`. Throws ExpectationError for an invalid
+// expectation file (nothing can be judged on any GPU).
+GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config,
+               const GpuRunHooks& hooks = {});
+
+// The worker side: `gpuconform worker --report-fd 3 --device N ... --probe ID...`.
+struct WorkerArgs {
+  int report_fd = WorkerProcess::kReportFd;
+  int device = 0;
+  std::string expectations_dir;
+  std::vector<std::string> overlays;
+  bool quick = false;
+  bool describe = false;  // open the GPU, report it, exit
+  std::vector<std::string> probes;
+  std::vector<unsigned> own_pids;  // earlier workers of this run: not "another process" (gpu_state.hpp)
+};
+// Command-line arguments (after the worker command) that make a worker of `args`.
+std::vector<std::string> worker_arguments(const WorkerArgs& args);
+// Runs in the worker process; returns its exit code (kWorkerExit*).
+int run_worker(const WorkerArgs& args);
+
+}  // namespace gpuconform

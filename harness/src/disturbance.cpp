@@ -1,0 +1,36 @@
+// Which verdicts a disturbed measurement changes (gpu_state.hpp).
+#include <fmt/format.h>
+
+#include "gpuconform/gpu_state.hpp"
+
+namespace gpuconform {
+namespace {
+
+// A family whose probes time something: another process or a throttle can
+// make them fail on a healthy part. No default: a new family must choose.
+bool family_times_things(Family family) {
+  switch (family) {
+    case Family::latency:
+    case Family::throughput:
+    case Family::topology:
+      return true;
+    case Family::numeric:
+      return false;  // bits do not depend on load
+    case Family::selftest:
+      return false;  // the suite's own fault drills: their verdicts must stay as they are
+  }
+  return true;  // an out-of-range value: treat it as timed, the cautious side
+}
+
+}  // namespace
+
+Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance) {
+  if (!disturbance.any() || !family_times_things(family)) return verdict;
+  const bool failed = verdict.outcome == Outcome::fail;
+  const bool shared_pass = verdict.outcome == Outcome::pass && disturbance.shared_gpu;
+  if (!failed && !shared_pass) return verdict;
+  return {Outcome::warn, fmt::format("measured under disturbance ({}); the measurement would {}: {}",
+                                     disturbance.text(), failed ? "fail" : "pass", verdict.reason)};
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,112 @@
+#pragma once
+// NVML loaded at run time, private to the harness. The build machine has no
+// nvml.h, so the few entry points the suite uses are declared here by hand
+// with their documented C signatures (NVML API Reference, docs.nvidia.com/
+// deploy/nvml-api). A missing library, a failed nvmlInit or a missing symbol
+// is recorded as text, never a crash.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpuconform::nvml {
+
+// nvmlReturn_t is a C enum (int-sized); nvmlDevice_t an opaque pointer.
+using Return = int;
+using Device = struct DeviceOpaque*;
+
+// Values from nvml.h (the same numbers appear in NVIDIA's Python binding
+// nvidia-ml-py, pynvml.py).
+constexpr Return kSuccess = 0;             // NVML_SUCCESS
+constexpr Return kNotSupported = 3;        // NVML_ERROR_NOT_SUPPORTED
+constexpr Return kInsufficientSize = 7;    // NVML_ERROR_INSUFFICIENT_SIZE
+constexpr Return kFunctionNotFound = 13;   // NVML_ERROR_FUNCTION_NOT_FOUND
+constexpr unsigned kClockSm = 1;           // nvmlClockType_t NVML_CLOCK_SM
+constexpr unsigned kClockMem = 2;          // nvmlClockType_t NVML_CLOCK_MEM
+constexpr unsigned kTemperatureGpu = 0;    // nvmlTemperatureSensors_t NVML_TEMPERATURE_GPU
+constexpr unsigned kPerfPolicyPower = 0;   // nvmlPerfPolicyType_t NVML_PERF_POLICY_POWER
+constexpr unsigned kPerfPolicyThermal = 1; // nvmlPerfPolicyType_t NVML_PERF_POLICY_THERMAL
+// Clock-event bits the watch relates to the violation counters (nvml.h
+// nvmlClocksEventReason*; the full table is in gpu_state.cpp).
+constexpr unsigned long long kClockEventSwPowerCap = 0x4;
+constexpr unsigned long long kClockEventSwThermalSlowdown = 0x20;
+constexpr unsigned long long kClockEventHwThermalSlowdown = 0x40;
+
+// nvmlViolationTime_t: both in nanoseconds.
+struct ViolationTime {
+  unsigned long long reference_time;
+  unsigned long long violation_time;
+};
+
+// The entry points, each null when the library lacks it.
+struct Api {
+  Return (*init)() = nullptr;                                   // nvmlInit_v2
+  Return (*shutdown)() = nullptr;                               // nvmlShutdown
+  const char* (*error_string)(Return) = nullptr;                // nvmlErrorString
+  Return (*handle_by_uuid)(const char*, Device*) = nullptr;     // nvmlDeviceGetHandleByUUID
+  Return (*handle_by_pci_bus_id)(const char*, Device*) = nullptr;  // nvmlDeviceGetHandleByPciBusId_v2
+  Return (*clock_info)(Device, unsigned, unsigned*) = nullptr;      // nvmlDeviceGetClockInfo
+  Return (*max_clock_info)(Device, unsigned, unsigned*) = nullptr;  // nvmlDeviceGetMaxClockInfo
+  // nvmlDeviceGetCurrentClocksEventReasons, or the older name
+  // nvmlDeviceGetCurrentClocksThrottleReasons (same signature and bits).
+  Return (*clock_event_reasons)(Device, unsigned long long*) = nullptr;
+  // nvmlDeviceGetComputeRunningProcesses_v3 or _v2 (unsigned* count, nvmlProcessInfo_t* infos);
+  // the element size differs between drivers: see process_info_bytes.
+  Return (*compute_processes)(Device, unsigned*, void*) = nullptr;
+  Return (*ecc_mode)(Device, unsigned*, unsigned*) = nullptr;       // nvmlDeviceGetEccMode (nvmlEnableState_t*)
+  // nvmlDeviceGetRemappedRows(device, corrRows, uncRows, isPending, failureOccurred)
+  Return (*remapped_rows)(Device, unsigned*, unsigned*, unsigned*, unsigned*) = nullptr;
+  Return (*mig_mode)(Device, unsigned*, unsigned*) = nullptr;       // nvmlDeviceGetMigMode(current, pending)
+  Return (*temperature)(Device, unsigned, unsigned*) = nullptr;     // nvmlDeviceGetTemperature (deg C)
+  Return (*power_usage)(Device, unsigned*) = nullptr;               // nvmlDeviceGetPowerUsage (mW)
+  Return (*enforced_power_limit)(Device, unsigned*) = nullptr;      // nvmlDeviceGetEnforcedPowerLimit (mW)
+  Return (*violation_status)(Device, unsigned, ViolationTime*) = nullptr;  // nvmlDeviceGetViolationStatus
+};
+
+// One loaded and initialised NVML. Shut down and closed when the last user
+// lets go of it.
+class Library {
+ public:
+  ~Library();
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }   // why NVML is unusable
+  const Api& api() const { return api_; }
+  // Entry points the library lacks (each one's readings are then "unavailable").
+  const std::vector<std::string>& missing() const { return missing_; }
+  // Size of one process record of compute_processes: 24 bytes for
+  // nvmlProcessInfo_v2_t {pid, usedGpuMemory, gpuInstanceId, computeInstanceId};
+  // 32 for the short-lived v3 layout with usedGpuCcProtectedMemory appended.
+  // pid is at offset 0 and usedGpuMemory at offset 8 in both.
+  std::size_t process_info_bytes() const { return process_info_bytes_; }
+  const char* process_function() const { return process_function_; }
+
+  // "NVML_ERROR_NOT_SUPPORTED"-style text for a return code.
+  std::string describe(Return r) const;
+  // The handle of the GPU with this UUID, else this PCI bus id; nullptr and `why` when neither.
+  Device find_device(const std::string& uuid, const std::string& pci_bus_id, std::string* why) const;
+
+  static std::shared_ptr<const Library> load(const std::string& path);
+
+ private:
+  Library() = default;
+  void* handle_ = nullptr;
+  bool initialised_ = false;
+  std::string error_;
+  Api api_;
+  std::vector<std::string> missing_;
+  std::size_t process_info_bytes_ = 24;
+  const char* process_function_ = "";
+};
+
+// The process's NVML, loaded and initialised on first use (thread-safe) from
+// $GPUCONFORM_NVML_LIBRARY or else libnvidia-ml.so.1. Never null.
+std::shared_ptr<const Library> library();
+
+// Drops the process's NVML so that the next library() loads it again
+// (re-reading $GPUCONFORM_NVML_LIBRARY): for tests with a fake NVML.
+void reload();
+
+}  // namespace gpuconform::nvml

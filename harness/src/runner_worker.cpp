@@ -1,0 +1,106 @@
+// The worker side of the runner: the only process that touches the GPU. It
+// runs the probes it was given in order and reports each on the pipe
+// (runner_protocol.hpp). After each probe it checks the CUDA context: a
+// sticky error (illegal address, launch failure) poisons every later call in
+// this process, so the probe fails with the error's name and the worker exits;
+// the parent continues with a fresh worker.
+#include <signal.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "gpuconform/gpu_state.hpp"
+#include "gpuconform/run_record.hpp"
+#include "gpuconform/sass.hpp"
+#include "gpuconform/runner.hpp"
+
+namespace gpuconform {
+namespace {
+
+// The context's health after a probe; "" when it is usable.
+std::string context_error() {
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) return fmt::format("{}: {}", cudaGetErrorName(e), cudaGetErrorString(e));
+  // A non-sticky error the probe already saw (and handled or reported) stays in the
+  // runtime's last-error slot: clear it so the next probe starts clean.
+  cudaGetLastError();
+  return {};
+}
+
+int work(const WorkerArgs& a) {
+  auto emit = [&](WorkerEvent e) { write_worker_event(a.report_fd, e); };
+  DeviceInfo device;
+  try {
+    std::string why;
+    const int count = device_count(&why);
+    if (count == 0) throw std::runtime_error(why);
+    if (a.device < 0 || a.device >= count)
+      throw std::runtime_error(fmt::format("there is no GPU {} (this machine has {})", a.device, count));
+    device = query_device(a.device);
+  } catch (const std::exception& err) {
+    emit({WorkerEventKind::device_error, {}, {}, {}, err.what()});
+    return kWorkerExitNoDevice;
+  }
+  emit({WorkerEventKind::device, {}, {}, device, {}});
+  if (a.describe) return kWorkerExitDone;
+  for (unsigned pid : a.own_pids) add_own_process(pid);
+  // Before the first probe's clock starts: a cold SASS cache costs seconds of
+  // cuobjdump, which would otherwise count against that probe's time limit.
+  sass::load_disassembly(device.arch());
+
+  ExpectationSet expectations;
+  try {
+    expectations = load_device_expectations(device, a.expectations_dir, a.overlays);
+  } catch (const std::exception& err) {
+    emit({WorkerEventKind::fatal, {}, {}, {}, fmt::format("cannot load the expectations: {}", err.what())});
+    return kWorkerExitFatal;
+  }
+  const Registry& registry = Registry::instance();
+  for (const std::string& id : a.probes) {
+    const Probe* probe = registry.find(id);
+    if (!probe) {
+      emit({WorkerEventKind::fatal, {}, {}, {}, fmt::format("the worker knows no probe {}", id)});
+      return kWorkerExitFatal;
+    }
+    emit({WorkerEventKind::starting, id, {}, {}, {}});
+    TestResult result = run_conformance_test(*probe, device, expectations, RunOptions{a.quick});
+    const std::string lost = context_error();
+    if (!lost.empty()) {
+      const std::string consequence =
+          fmt::format("the CUDA context is lost ({}); the remaining probes run in a fresh process", lost);
+      result.verdict = result.verdict.outcome == Outcome::fail
+                           ? Verdict{Outcome::fail, result.verdict.reason + "; " + consequence}
+                           : Verdict{Outcome::fail, "the probe left a sticky CUDA error: " + consequence};
+    }
+    emit({WorkerEventKind::finished, id, record_json(result, device), {}, {}});
+    if (!lost.empty()) {
+      // No teardown of a broken context (it can hang): the driver reclaims it when
+      // the process ends, and the parent sees the pipe close at once.
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(kWorkerExitContextLost);
+    }
+  }
+  emit({WorkerEventKind::done, {}, {}, {}, {}});
+  ::close(a.report_fd);  // the parent stops waiting now, however long CUDA's teardown takes
+  return kWorkerExitDone;
+}
+
+}  // namespace
+
+int run_worker(const WorkerArgs& args) {
+  // A worker outlives nothing: if the runner dies, so does its worker (and its hung kernel).
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  try {
+    return work(args);
+  } catch (const std::exception&) {  // the runner is gone (broken pipe): nobody to tell
+    return kWorkerExitFatal;
+  }
+}
+
+}  // namespace gpuconform

@@ -1,0 +1,79 @@
+// A stand-in for `gpuconform worker` with no GPU: it speaks the runner's
+// protocol (runner_protocol.hpp) and misbehaves on demand, so the runner's
+// time limits, kills and restarts are tested on the CPU
+// (tests/unit/runner_supervisor_test.cpp). What it does for each probe id:
+//   fake.pass / fake.fail  finishes with that verdict
+//   fake.hang              never finishes (sleeps)
+//   fake.crash             aborts while running (SIGABRT)
+//   fake.lost              finishes failed and exits as if the CUDA context were lost
+//   fake.garbage           writes a line that is not JSON
+//   fake.vanish            exits 0 in the middle of the probe
+//   fake.linger            finishes (pass), then hangs instead of starting the next probe
+// `--device 9` cannot be opened; `--device 8` opens but its worker never reports.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gpuconform/runner.hpp"
+
+using namespace gpuconform;
+
+int main(int argc, char** argv) {
+  int fd = WorkerProcess::kReportFd, device = 0;
+  bool describe = false;
+  std::vector<std::string> probes;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--report-fd" && i + 1 < argc) fd = std::atoi(argv[++i]);
+    else if (a == "--device" && i + 1 < argc) device = std::atoi(argv[++i]);
+    else if (a == "--probe" && i + 1 < argc) probes.push_back(argv[++i]);
+    else if (a == "--describe") describe = true;
+  }
+  auto emit = [&](WorkerEvent e) { write_worker_event(fd, e); };
+  if (device == 9) {
+    emit({WorkerEventKind::device_error, {}, {}, {}, "fake GPU 9 has fallen off the bus"});
+    return kWorkerExitNoDevice;
+  }
+  if (device == 8) {
+    for (;;) ::pause();
+  }
+  DeviceInfo info;
+  info.index = device;
+  info.name = "Fake GPU";
+  info.cc_major = 9;
+  info.cc_minor = 9;
+  info.uuid = "GPU-fake";
+  emit({WorkerEventKind::device, {}, {}, info, {}});
+  if (describe) return kWorkerExitDone;
+  for (const std::string& id : probes) {
+    emit({WorkerEventKind::starting, id, {}, {}, {}});
+    auto finish = [&](const char* verdict) {
+      emit({WorkerEventKind::finished, id, {{"probe", id}, {"verdict", verdict}, {"reason", "fake"}, {"seconds", 0.0}},
+            {}, {}});
+    };
+    if (id == "fake.pass") finish("pass");
+    else if (id == "fake.fail") finish("fail");
+    else if (id == "fake.hang") for (;;) ::pause();
+    else if (id == "fake.crash") std::abort();
+    else if (id == "fake.lost") {
+      finish("fail");
+      return kWorkerExitContextLost;
+    } else if (id == "fake.garbage") {
+      const char text[] = "this is not json\n";
+      if (::write(fd, text, sizeof text - 1) < 0) return 1;
+      for (;;) ::pause();
+    } else if (id == "fake.linger") {
+      finish("pass");
+      for (;;) ::pause();
+    } else if (id == "fake.vanish") {
+      return 0;
+    } else {
+      emit({WorkerEventKind::fatal, {}, {}, {}, "the fake worker knows no probe " + id});
+      return kWorkerExitFatal;
+    }
+  }
+  emit({WorkerEventKind::done, {}, {}, {}, {}});
+  return kWorkerExitDone;
+}
