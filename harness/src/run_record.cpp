@@ -69,6 +69,23 @@ nlohmann::json measurement_json(const Measurement& m) {
   nlohmann::json notes = nlohmann::json::object();
   for (const auto& [k, v] : m.notes) notes[k] = v;
   if (!notes.empty()) j["notes"] = notes;
+  // --- curves and matrices (measurement.hpp documents the shape)
+  auto axis = [](const std::string& name, const std::string& unit, const std::vector<double>& values) {
+    return nlohmann::json{{"name", name}, {"unit", unit}, {"values", values}};
+  };
+  for (const Series& s : m.series)
+    j["series"].push_back({{"name", s.name}, {"x", axis(s.x_name, s.x_unit, s.x)}, {"y", axis(s.y_name, s.y_unit, s.y)}});
+  for (const Matrix& mat : m.matrices) {
+    nlohmann::json data = nlohmann::json::array();
+    for (std::size_t r = 0; r < mat.rows.size(); ++r)
+      data.push_back(std::vector<double>(mat.values.begin() + r * mat.cols.size(),
+                                         mat.values.begin() + (r + 1) * mat.cols.size()));
+    j["matrices"].push_back({{"name", mat.name},
+                             {"rows", axis(mat.row_name, mat.row_unit, mat.rows)},
+                             {"cols", axis(mat.col_name, mat.col_unit, mat.cols)},
+                             {"values", {{"name", mat.value_name}, {"unit", mat.value_unit}, {"data", data}}}});
+  }
+  // --- end curves and matrices
   return j;
 }
 

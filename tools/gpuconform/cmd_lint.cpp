@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "gpuconform/expectation.hpp"
+#include "gpuconform/peaks.hpp"
 #include "gpuconform/probe.hpp"
 
 namespace gpuconform::cli {
@@ -21,6 +22,13 @@ int lint(const std::vector<std::string>& files) {
       continue;
     }
     std::vector<Diagnostic> diags;
+    if (is_peak_table_path(path)) {  // expectations/peaks/sm_XX.toml: per-SM peak rates, not expectations
+      const PeakTable t = parse_peak_file(path, diags);
+      for (const Diagnostic& d : diags) fmt::print("{}\n", d.str());
+      if (diags.empty()) fmt::print("{}: ok ({} peak entries)\n", path, t.entries.size());
+      invalid |= !diags.empty();
+      continue;
+    }
     const ExpectationFile f = parse_expectation_file(
         path, diags, [&](const std::string& id) { return reg.find(id) != nullptr; }, reg.ids());
     for (const Diagnostic& d : diags) fmt::print("{}\n", d.str());

@@ -1,0 +1,114 @@
+// Device-memory bandwidth through cp.async (LDGSTS, global -> shared without
+// registers) against the bytes in flight per SM (seed 003, the Blackwell
+// study's cp.async/TMA curves; Little's law: bandwidth = bytes in flight x
+// SMs / latency until HBM saturates). One block per SM of T threads, each
+// keeping S 16-byte copies in flight (commit one group per copy, wait until
+// at most S - 1 are pending), so bytes in flight per SM = T x S x 16. The
+// curve goes into the record as a Series; throughput.cp_async.hbm is its
+// plateau (the highest point) as a fraction of 2 x memory clock x bus bytes,
+// and throughput.cp_async.hbm.bytes_in_flight_90 the fewest bytes in flight
+// per SM that reach 90% of that plateau. Random non-zero data; each thread
+// reads back its last copy so the copies are observable.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "common/clock_stamps.cuh"
+#include "common/fill.cuh"
+#include "gpuconform/device_buffer.hpp"
+#include "gpuconform/probe.hpp"
+#include "gpuconform/sass.hpp"
+#include "gpuconform/stats.hpp"
+#include "gpuconform/throughput.hpp"
+#include "gpuconform/timing.hpp"
+#include "throughput/inflight_curve.hpp"
+
+namespace gpuconform::kernels {
+namespace {
+
+template <int S>
+__global__ void cp_async_kernel(const uint4* src, std::size_t count, uint4* sink, long long* stamps) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  extern __shared__ uint4 ring[];  // S slots of blockDim.x x 16 B
+  const GcStamp begin = gc_stamp_now();
+  const unsigned t = threadIdx.x, n = blockDim.x;
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring)) + t * 16u;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * n;
+  int k = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(n) + t; i < count; i += stride, ++k) {
+    const unsigned dst = base + static_cast<unsigned>(k % S) * n * 16u;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + i) : "memory");
+    asm volatile("cp.async.commit_group;" ::: "memory");
+    asm volatile("cp.async.wait_group %0;" ::"n"(S - 1) : "memory");
+  }
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+  gc_stamp_store(stamps, begin);
+  sink[blockIdx.x * static_cast<std::size_t>(n) + t] = ring[static_cast<unsigned>((k + S - 1) % S) * n + t];
+#else
+  __trap();
+#endif
+}
+
+using CpKernel = void (*)(const uint4*, std::size_t, uint4*, long long*);
+struct Point {
+  int threads, stages;
+  CpKernel kernel;
+};
+// Bytes in flight per SM from 2 KiB to 192 KiB.
+const Point kPoints[] = {{128, 1, cp_async_kernel<1>},   {128, 2, cp_async_kernel<2>},   {256, 2, cp_async_kernel<2>},
+                         {256, 4, cp_async_kernel<4>},   {512, 4, cp_async_kernel<4>},   {512, 8, cp_async_kernel<8>},
+                         {1024, 6, cp_async_kernel<6>},  {1024, 8, cp_async_kernel<8>},  {1024, 12, cp_async_kernel<12>}};
+
+std::mutex g_mutex;
+std::map<std::string, InflightCurve> g_curves;
+
+const InflightCurve& curve_for(const ProbeContext& ctx) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  const DeviceInfo& dev = ctx.device;
+  const std::string key = fmt::format("{}{}", dev.index, ctx.quick ? "q" : "");
+  if (auto it = g_curves.find(key); it != g_curves.end()) return it->second;
+  if (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0)
+    throw ProbeSkipped("the device reports no memory clock or bus width, so no peak can be derived");
+  const std::size_t bytes = std::max<std::size_t>(std::size_t(1) << 30, 8 * static_cast<std::size_t>(dev.l2_bytes));
+  const std::size_t count = bytes / sizeof(uint4);
+  DeviceBuffer<uint4> src(count);
+  fill_random(reinterpret_cast<std::uint64_t*>(src.get()), bytes / 8, 0x637061737963u);
+  DeviceBuffer<uint4> sink(static_cast<std::size_t>(dev.sm_count) * 1024);
+  InflightCurve c = make_inflight_curve("device-memory read bandwidth through cp.async");
+  for (const Point& p : kPoints) {
+    const std::size_t smem = static_cast<std::size_t>(p.threads) * p.stages * 16;
+    if (smem > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
+    GC_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    const auto ms = time_launches_ms([&] { p.kernel<<<dev.sm_count, p.threads, smem>>>(src.get(), count, sink.get(), nullptr); },
+                                     1, ctx.quick ? 3 : 5);
+    add_inflight_point(c, static_cast<double>(smem), static_cast<double>(bytes), ms);
+  }
+  finish_inflight_curve(c, dev);
+  c.method = fmt::format("{} MiB read with cp.async.cg 16 B, one block per SM, bytes in flight per SM = threads x "
+                         "stages x 16 B over {} points; event-timed median per point",
+                         bytes >> 20, c.series.x.size());
+  c.sass = sass::timed_region_note(reinterpret_cast<const void*>(&cp_async_kernel<8>), dev.arch());
+  return g_curves.emplace(key, std::move(c)).first->second;
+}
+
+Measurement measure_plateau(const ProbeContext& ctx) { return inflight_plateau(curve_for(ctx)); }
+Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_90(curve_for(ctx)); }
+
+const bool kRegistered = [] {
+  for (const Probe& p : {
+           Probe{"throughput.cp_async.hbm", Family::throughput,
+                 "plateau of device-memory bandwidth through cp.async against bytes in flight per SM, as a fraction "
+                 "of 2 x memory clock x bus width (curve in the record)",
+                 {80}, {ExpectationKind::fraction_of_peak, 0, 0, 0.05}, &measure_plateau},
+           Probe{"throughput.cp_async.hbm.bytes_in_flight_90", Family::throughput,
+                 "fewest bytes in flight per SM for which cp.async reaches 90% of its bandwidth plateau", {80},
+                 {ExpectationKind::max, 0, 0, 0}, &measure_bytes_90},
+       })
+    Registry::instance().add(p);
+  return true;
+}();
+
+}  // namespace
+}  // namespace gpuconform::kernels
