@@ -175,7 +175,9 @@ const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
 
 const bool kRegistered = [] {
   for (const Probe& p : {
-           GC_HBM("read", read, cs, wb, "read (.cs loads)"),
+           // throughput.hbm.read itself stays kernels/bandwidth/hbm_read.cu: its sm_90 entries
+           // were measured with that method; read.cs is this kernel's equivalent, to be
+           // compared with it on a GPU before the two are merged.
            GC_HBM("write", write, cs, wb, "write (.wb stores)"),
            GC_HBM("copy", copy, cs, wb, "copy (.cs loads, .wb stores)"),
            GC_HBM("triad", triad, cs, wb, "triad a = b + s*c (.cs loads, .wb stores)"),
