@@ -291,6 +291,9 @@ double mean_start_stop_us(const DeviceInfo& device, int rounds) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / rounds;
 }
 
+// Not a benchmark (the figure is printed, never asserted tightly): the bounds catch a
+// watch whose stop() waits out a whole 25 ms poll interval, with room for a loaded CI
+// machine (this test failed under a build on both cores with the earlier 1 ms bound).
 TEST_F(GpuStateNvml, WatchOverheadOnAQuietGpu) {
   setenv("FAKE_NVML_PIDS", "self", 1);
   use(GPUCONFORM_FAKE_NVML);
@@ -299,8 +302,8 @@ TEST_F(GpuStateNvml, WatchOverheadOnAQuietGpu) {
   const double without_nvml = mean_start_stop_us(fake_gpu(), 200);
   std::printf("StateWatch construct+start+stop: %.1f us with the fake NVML, %.2f us without NVML\n", with_fake,
               without_nvml);
-  EXPECT_LT(with_fake, 1000.0);
-  EXPECT_LT(without_nvml, 50.0);
+  EXPECT_LT(with_fake, 10000.0);
+  EXPECT_LT(without_nvml, 1000.0);
 }
 
 // --- downgrade_for_disturbance ---
