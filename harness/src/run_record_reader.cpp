@@ -92,6 +92,7 @@ RecordedRun recorded_run(const json& j, const std::string& path, int line) {
   r.sku = d.value("sku", std::string());
   r.gpu = d.value("uuid", std::string());
   if (r.gpu.empty()) r.gpu = d.value("pci_bus_id", std::string());
+  r.device_index = integer_or<int>(d, "index", -1);
   r.gpu_name = d.value("name", std::string());
   r.driver = d.value("driver", std::string());
   r.cuda_runtime = integer_or<int>(d, "cuda_runtime_version", 0);

@@ -1,16 +1,21 @@
-// compare_runs: what counts as moved, and in which order it is reported.
+// compare_runs: what counts as moved, and in which order it is reported; the verdict rule,
+// pairing boards, and the fleet outlier rule.
 #include "gpuconform/run_compare.hpp"
 
 #include <gtest/gtest.h>
 
+#include "gpuconform/fleet_compare.hpp"
+#include "gpuconform/stats.hpp"
+
 namespace gpuconform {
 namespace {
 
-RecordedRun run(const std::string& probe, double value, const std::string& unit, const std::string& verdict = "pass") {
+RecordedRun run(const std::string& probe, double value, const std::string& unit, const std::string& verdict = "pass",
+                const std::string& gpu = "GPU-test") {
   RecordedRun r;
   r.probe = probe;
   r.verdict = verdict;
-  r.gpu = "GPU-test";
+  r.gpu = gpu;
   r.measurement.value = value;
   r.measurement.unit = unit;
   return r;
@@ -23,11 +28,13 @@ TEST(RunCompare, MovedMeansBeyondTheThresholdOrAnyExactDifference) {
                                          run("n", 1, "mismatches", "fail"), run("new", 1, "cycles")};
   const RunComparison c = compare_runs(base, cand, 0.02);
   ASSERT_EQ(c.probes.size(), 3u);
-  EXPECT_EQ(c.moved_count(), 2);
-  // moved first, largest change first: n (+1 from 0 counts as 100%), then b (-10%), then a
+  // n (exact) moved; b's -10% is AMBIGUOUS: one run, no samples, so its noise is unknown
+  EXPECT_EQ(c.moved_count(), 1);
+  // moved first, then largest change first: n (+1 from 0 counts as 100%), then b (-10%), then a
   EXPECT_EQ(c.probes[0].probe, "n");
   EXPECT_EQ(c.probes[1].probe, "b");
   EXPECT_NEAR(c.probes[1].relative, -0.10, 1e-12);
+  EXPECT_EQ(c.probes[1].judgement, Judgement::Ambiguous);
   EXPECT_TRUE(c.probes[1].verdict_changed);
   EXPECT_EQ(c.probes[2].probe, "a");
   EXPECT_FALSE(c.probes[2].moved);  // +1% under a 2% threshold
@@ -51,6 +58,130 @@ TEST(RunCompare, AChangedUnitIsAMove) {
   const RunComparison c = compare_runs({run("a", 1, "cycles")}, {run("a", 1, "ns")}, 0.02);
   ASSERT_EQ(c.probes.size(), 1u);
   EXPECT_TRUE(c.probes[0].moved);
+}
+
+}  // namespace
+}  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// A board's run of probe "p" in cycles with these samples; the value is their median.
+RecordedRun sampled(const std::string& gpu, std::vector<double> samples, int index = 0) {
+  RecordedRun r;
+  r.probe = "p";
+  r.gpu = gpu;
+  r.device_index = index;
+  r.verdict = "pass";
+  r.measurement.unit = "cycles";
+  r.measurement.samples = samples;
+  r.measurement.value = median(samples);
+  return r;
+}
+
+Spread spread(double median, double noise, int n) { return Spread{median, noise, n}; }
+
+TEST(CompareJudge, SameWithinTheQuieterNoisePlusThreshold) {
+  // tol = 2% of 100 = 2; quieter noise 1: |diff| <= 3 is SAME
+  EXPECT_EQ(judge(spread(100, 1, 7), spread(103, 5, 7), false, 0.02), Judgement::Same);
+  EXPECT_EQ(judge(spread(100, 0, 7), spread(102, 0, 7), false, 0.02), Judgement::Same);
+}
+
+TEST(CompareJudge, MovedBeyondTheNoisierNoisePlusThreshold) {
+  EXPECT_EQ(judge(spread(100, 1, 7), spread(108.5, 5, 7), false, 0.02), Judgement::Moved);
+  EXPECT_EQ(judge(spread(4.015625, 0, 7), spread(6.015625, 0, 7), false, 0.02), Judgement::Moved);
+}
+
+TEST(CompareJudge, AmbiguousBetweenTheNoisesOrWithTooFewSamples) {
+  // beyond 1 + 2 but within 5 + 2
+  EXPECT_EQ(judge(spread(100, 1, 7), spread(106, 5, 7), false, 0.02), Judgement::Ambiguous);
+  // far beyond any noise, but 2 samples cannot tell the noise
+  EXPECT_EQ(judge(spread(100, 0, 2), spread(150, 0, 7), false, 0.02), Judgement::Ambiguous);
+}
+
+TEST(CompareJudge, ExactCountsMoveOnAnyChange) {
+  EXPECT_EQ(judge(spread(0, 0, 1), spread(1, 0, 1), true, 0.5), Judgement::Moved);
+  EXPECT_EQ(judge(spread(3, 0, 1), spread(3, 0, 1), true, 0.5), Judgement::Same);
+}
+
+TEST(CompareSpread, OneRunUsesItsSamplesSeveralRunsTheirValues) {
+  const RecordedRun a = sampled("g", {10, 10, 10, 10, 30});  // MAD 0, p95 - p5 = 16
+  EXPECT_DOUBLE_EQ(spread_of({&a}).median, 10);
+  EXPECT_EQ(spread_of({&a}).n, 5);
+  EXPECT_NEAR(spread_of({&a}).noise, 8, 1e-9);
+  const RecordedRun b = sampled("g", {12}), c = sampled("g", {14});
+  const Spread s = spread_of({&a, &b, &c});  // run values 10, 12, 14
+  EXPECT_EQ(s.n, 3);
+  EXPECT_DOUBLE_EQ(s.median, 12);
+  EXPECT_NEAR(s.noise, 1.4826 * 2, 1e-9);  // MAD 2 beats (p95 - p5) / 2 = 1.8
+}
+
+const std::vector<double> kQuiet = {100, 100, 100, 100, 100};
+const std::vector<double> kRaised = {150, 150, 150, 150, 150};
+
+TEST(ComparePairing, PairsByUuidAndNamesTheBoardThatMoved) {
+  const std::vector<RecordedRun> before = {sampled("GPU-a", kQuiet), sampled("GPU-b", kQuiet),
+                                           sampled("GPU-gone", kQuiet)};
+  const std::vector<RecordedRun> after = {sampled("GPU-b", kRaised), sampled("GPU-a", kQuiet),
+                                          sampled("GPU-new", kQuiet)};
+  const PairedComparison p = compare_boards(before, after, 0.02, {});
+  ASSERT_EQ(p.pairs.size(), 2u);
+  EXPECT_EQ(p.pairs[0].baseline_gpu, "GPU-a");
+  EXPECT_EQ(p.pairs[0].candidate_gpu, "GPU-a");
+  EXPECT_EQ(p.pairs[0].comparison.moved_count(), 0);
+  EXPECT_EQ(p.pairs[1].candidate_gpu, "GPU-b");
+  EXPECT_EQ(p.pairs[1].comparison.moved_count(), 1);
+  EXPECT_EQ(p.moved_count(), 1);
+  EXPECT_EQ(p.only_baseline_gpus, std::vector<std::string>{"GPU-gone"});
+  EXPECT_EQ(p.only_candidate_gpus, std::vector<std::string>{"GPU-new"});
+}
+
+TEST(ComparePairing, ExplicitPairsByPrefixAndByIndex) {
+  const std::vector<RecordedRun> before = {sampled("GPU-aaaa", kQuiet, 0), sampled("GPU-bbbb", kQuiet, 1)};
+  const std::vector<RecordedRun> after = {sampled("GPU-cccc", kRaised, 0), sampled("GPU-dddd", kQuiet, 1)};
+  EXPECT_TRUE(compare_boards(before, after, 0.02, {}).pairs.empty());  // no UUID in common
+  Pairing swapped;
+  swapped.explicit_pairs = {{"GPU-a", "GPU-d"}};
+  const PairedComparison p = compare_boards(before, after, 0.02, swapped);
+  ASSERT_EQ(p.pairs.size(), 1u);
+  EXPECT_EQ(p.pairs[0].candidate_gpu, "GPU-dddd");
+  EXPECT_EQ(p.moved_count(), 0);
+  Pairing by_index;
+  by_index.by_index = true;
+  const PairedComparison q = compare_boards(before, after, 0.02, by_index);
+  ASSERT_EQ(q.pairs.size(), 2u);
+  EXPECT_EQ(q.pairs[0].candidate_gpu, "GPU-cccc");
+  EXPECT_EQ(q.moved_count(), 1);
+  Pairing unknown;
+  unknown.explicit_pairs = {{"GPU-", "GPU-c"}};  // two baseline boards match
+  EXPECT_THROW(compare_boards(before, after, 0.02, unknown), std::invalid_argument);
+}
+
+TEST(ComparePairing, TwoSingleBoardRecordsPairEvenWithDifferentUuids) {
+  const PairedComparison p = compare_boards({sampled("GPU-x", kQuiet)}, {sampled("GPU-y", kRaised)}, 0.02, {});
+  ASSERT_EQ(p.pairs.size(), 1u);
+  EXPECT_EQ(p.moved_count(), 1);
+}
+
+TEST(CompareFleet, NamesTheBoardOutsideTheOthersSpread) {
+  std::vector<RecordedRun> runs = {sampled("GPU-1", {100, 100.5, 101}), sampled("GPU-2", {100.5, 101, 101.5}),
+                                   sampled("GPU-3", {99.5, 100, 100.5}), sampled("GPU-4", {101, 101.5, 102})};
+  EXPECT_TRUE(compare_fleet(runs, 0.02).outliers.empty());
+  runs.push_back(sampled("GPU-5", {110, 110.5, 111}));
+  const FleetComparison f = compare_fleet(runs, 0.02);
+  EXPECT_EQ(f.probes_judged, 1);
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].gpu, "GPU-5");
+  EXPECT_DOUBLE_EQ(f.outliers[0].value, 110.5);
+  EXPECT_DOUBLE_EQ(f.outliers[0].others_min, 100);
+  EXPECT_DOUBLE_EQ(f.outliers[0].others_max, 101.5);
+}
+
+TEST(CompareFleet, FewerThanFourBoardsIsNotJudged) {
+  const FleetComparison f =
+      compare_fleet({sampled("GPU-1", kQuiet), sampled("GPU-2", kQuiet), sampled("GPU-3", kRaised)}, 0.02);
+  EXPECT_EQ(f.probes_judged, 0);
+  EXPECT_TRUE(f.outliers.empty());
 }
 
 }  // namespace

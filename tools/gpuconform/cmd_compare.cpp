@@ -1,10 +1,14 @@
-// `gpuconform compare`: what moved between two run records (before and after a driver
-// or toolkit upgrade, two boards, two suite versions). No GPU needed.
+// `gpuconform compare`: what moved between two run records, board by board (before and
+// after a driver or toolkit upgrade, two suite versions), or with --fleet which boards
+// of a fleet stand apart from the others. No GPU needed. Exit 0 nothing moved, 1
+// something did (or a verdict changed), 2 unusable input.
 #include <fmt/format.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "gpuconform/fleet_compare.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/run_compare.hpp"
 
@@ -12,54 +16,159 @@ namespace gpuconform::cli {
 namespace {
 
 struct CompareArgs {
-  std::string baseline, candidate;
+  std::vector<std::string> records;
   double threshold = 0.02;
   std::vector<std::string> probes{"*"};
-  bool all = false;
+  std::vector<std::string> pairs;  // "BEFORE_PREFIX=AFTER_PREFIX"
+  bool by_index = false, fleet = false, all = false;
+  std::string format = "text";
 };
 
 std::vector<RecordedRun> wanted_runs(const std::string& path, const std::vector<std::string>& globs) {
   std::vector<RecordedRun> out;
   for (RecordedRun& r : read_run_record(path))
     if (glob_match_any(globs, r.probe)) out.push_back(std::move(r));
+  if (out.empty())
+    throw std::runtime_error(
+        fmt::format("{} has no measured run of a probe matching {}", path, fmt::join(globs, " ")));
   return out;
 }
 
-int compare(const CompareArgs& args) {
-  std::vector<RecordedRun> base, cand;
+std::string pm(double v, double noise) { return fmt::format("{:.6g} ± {:.2g}", v, noise); }
+
+void print_text(const CompareArgs& a, const PairedComparison& p) {
+  fmt::print("baseline:  {}\ncandidate: {}\n", a.records[0], a.records[1]);
+  for (const BoardPair& bp : p.pairs) {
+    const RunComparison& c = bp.comparison;
+    fmt::print("\nboard {} -> {}\n  baseline:  {}\n  candidate: {}\n", bp.baseline_gpu, bp.candidate_gpu,
+               c.baseline_setup, c.candidate_setup);
+    fmt::print("  {:<44} {:>20} {:>20} {:>9}  {}\n", "probe", "baseline", "candidate", "change", "");
+    for (const ProbeDelta& d : c.probes) {
+      if (d.judgement == Judgement::Same && !d.verdict_changed && !a.all) continue;
+      std::string flags = to_string(d.judgement);
+      if (d.verdict_changed) flags += fmt::format(", verdict {} -> {}", d.baseline_verdict, d.candidate_verdict);
+      fmt::print("  {:<44} {:>20} {:>20} {:>+8.2f}%  {} {} {}\n", d.probe, pm(d.baseline, d.baseline_noise),
+                 pm(d.candidate, d.candidate_noise), 100 * d.relative, d.unit, flags, bp.candidate_gpu);
+    }
+    for (const auto& pr : c.only_baseline) fmt::print("  {:<44} only in the baseline\n", pr);
+    for (const auto& pr : c.only_candidate) fmt::print("  {:<44} only in the candidate\n", pr);
+    const auto ambiguous = std::count_if(c.probes.begin(), c.probes.end(),
+                                         [](const ProbeDelta& d) { return d.judgement == Judgement::Ambiguous; });
+    fmt::print("  {} probes compared: {} MOVED, {} AMBIGUOUS, {} changed verdict\n", c.probes.size(),
+               c.moved_count(), ambiguous, c.verdicts_changed());
+  }
+  for (const auto& g : p.only_baseline_gpus) fmt::print("board {} only in the baseline (not compared)\n", g);
+  for (const auto& g : p.only_candidate_gpus) fmt::print("board {} only in the candidate (not compared)\n", g);
+  fmt::print("\n{} board pair(s): {} MOVED (beyond both sides' noise + {:.1f}%; exact counts: any change), "
+             "{} changed verdict\n",
+             p.pairs.size(), p.moved_count(), 100 * a.threshold, p.verdicts_changed());
+}
+
+void print_md(const CompareArgs& a, const PairedComparison& p) {
+  fmt::print("# compare `{}` → `{}`\n", a.records[0], a.records[1]);
+  for (const BoardPair& bp : p.pairs) {
+    fmt::print("\n## `{}` → `{}`\n\n", bp.baseline_gpu, bp.candidate_gpu);
+    bool header = false;
+    for (const ProbeDelta& d : bp.comparison.probes) {
+      if (d.judgement == Judgement::Same && !d.verdict_changed && !a.all) continue;
+      if (!header) fmt::print("| probe | baseline | candidate | change | unit | verdict |\n|---|---:|---:|---:|---|---|\n");
+      header = true;
+      fmt::print("| `{}` | {} | {} | {:+.2f}% | {} | {}{} |\n", d.probe, pm(d.baseline, d.baseline_noise),
+                 pm(d.candidate, d.candidate_noise), 100 * d.relative, d.unit, to_string(d.judgement),
+                 d.verdict_changed ? fmt::format(", verdict {} → {}", d.baseline_verdict, d.candidate_verdict) : "");
+    }
+    if (!header) fmt::print("All {} probes SAME.\n", bp.comparison.probes.size());
+  }
+  for (const auto& g : p.only_baseline_gpus) fmt::print("\nBoard `{}` only in the baseline.\n", g);
+  for (const auto& g : p.only_candidate_gpus) fmt::print("\nBoard `{}` only in the candidate.\n", g);
+  fmt::print("\n**{} MOVED**, {} changed verdict over {} board pair(s).\n", p.moved_count(), p.verdicts_changed(),
+             p.pairs.size());
+}
+
+void print_json(const CompareArgs& a, const PairedComparison& p) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const BoardPair& bp : p.pairs) {
+    nlohmann::json probes = nlohmann::json::array();
+    for (const ProbeDelta& d : bp.comparison.probes)
+      probes.push_back({{"probe", d.probe}, {"unit", d.unit}, {"baseline", d.baseline},
+                        {"baseline_noise", d.baseline_noise}, {"candidate", d.candidate},
+                        {"candidate_noise", d.candidate_noise}, {"relative", d.relative},
+                        {"verdict", to_string(d.judgement)}, {"verdict_changed", d.verdict_changed}});
+    pairs.push_back({{"baseline_gpu", bp.baseline_gpu}, {"candidate_gpu", bp.candidate_gpu},
+                     {"moved", bp.comparison.moved_count()}, {"probes", probes},
+                     {"only_baseline", bp.comparison.only_baseline},
+                     {"only_candidate", bp.comparison.only_candidate}});
+  }
+  const nlohmann::json out = {{"baseline", a.records[0]},          {"candidate", a.records[1]},
+                              {"threshold", a.threshold},          {"pairs", pairs},
+                              {"only_baseline_gpus", p.only_baseline_gpus},
+                              {"only_candidate_gpus", p.only_candidate_gpus},
+                              {"moved", p.moved_count()}};
+  fmt::print("{}\n", out.dump(2));
+}
+
+int fleet(const CompareArgs& a, const std::vector<RecordedRun>& runs) {
+  const FleetComparison f = compare_fleet(runs, a.threshold);
+  if (f.probes_judged == 0) {
+    fmt::print(stderr, "gpuconform compare --fleet: no probe was measured on {} or more boards ({} given)\n",
+               kFleetMinBoards, f.gpus.size());
+    return kExitUnusable;
+  }
+  if (a.format == "json") {
+    nlohmann::json o = nlohmann::json::array();
+    for (const FleetOutlier& x : f.outliers)
+      o.push_back({{"probe", x.probe}, {"unit", x.unit}, {"gpu", x.gpu}, {"value", x.value}, {"others_median", x.centre},
+                   {"band", x.band}, {"others_min", x.others_min}, {"others_max", x.others_max}});
+    fmt::print("{}\n", nlohmann::json{{"gpus", f.gpus}, {"probes_judged", f.probes_judged}, {"outliers", o}}.dump(2));
+  } else {
+    const bool md = a.format == "md";
+    if (md && !f.outliers.empty()) fmt::print("| probe | board | value | others (median ± band) | others' range |\n|---|---|---:|---:|---|\n");
+    for (const FleetOutlier& x : f.outliers)
+      fmt::print(md ? "| `{}` | `{}` | {:.6g} {} | {:.6g} ± {:.2g} | {:.6g} .. {:.6g} |\n"
+                    : "OUTLIER {} {}: {:.6g} {}, the others {:.6g} ± {:.2g} (range {:.6g} .. {:.6g})\n",
+                 x.probe, x.gpu, x.value, x.unit, x.centre, x.band, x.others_min, x.others_max);
+    fmt::print("{} boards, {} probes judged (k = {}): {} outlier(s)\n", f.gpus.size(), f.probes_judged, kFleetK,
+               f.outliers.size());
+  }
+  return f.outliers.empty() ? kExitOk : kExitFailed;
+}
+
+int compare(const CompareArgs& a) {
   try {
-    base = wanted_runs(args.baseline, args.probes);
-    cand = wanted_runs(args.candidate, args.probes);
+    if (a.format != "text" && a.format != "md" && a.format != "json")
+      throw std::invalid_argument("--format must be text, md or json, not '" + a.format + "'");
+    if (a.fleet) {
+      std::vector<RecordedRun> all;
+      for (const std::string& path : a.records)
+        for (RecordedRun& r : wanted_runs(path, a.probes)) all.push_back(std::move(r));
+      return fleet(a, all);
+    }
+    if (a.records.size() != 2)
+      throw std::invalid_argument(fmt::format("compare takes BEFORE AFTER ({} records given; --fleet takes many)",
+                                              a.records.size()));
+    Pairing pairing;
+    pairing.by_index = a.by_index;
+    for (const std::string& s : a.pairs) {
+      const auto eq = s.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == s.size())
+        throw std::invalid_argument("--pair wants BEFORE_UUID_PREFIX=AFTER_UUID_PREFIX, not '" + s + "'");
+      pairing.explicit_pairs.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+    }
+    const PairedComparison p =
+        compare_boards(wanted_runs(a.records[0], a.probes), wanted_runs(a.records[1], a.probes), a.threshold, pairing);
+    if (p.pairs.empty())
+      throw std::invalid_argument(fmt::format("no board is in both records (baseline {}; candidate {}): "
+                                              "name pairs with --pair BEFORE=AFTER or use --by-index",
+                                              fmt::join(p.only_baseline_gpus, ", "),
+                                              fmt::join(p.only_candidate_gpus, ", ")));
+    if (a.format == "json") print_json(a, p);
+    else if (a.format == "md") print_md(a, p);
+    else print_text(a, p);
+    return p.moved_count() > 0 || p.verdicts_changed() > 0 ? kExitFailed : kExitOk;
   } catch (const std::exception& e) {
     fmt::print(stderr, "gpuconform compare: {}\n", e.what());
     return kExitUnusable;
   }
-  if (base.empty() || cand.empty()) {
-    fmt::print(stderr, "gpuconform compare: {} has no measured run of a probe matching {}\n",
-               base.empty() ? args.baseline : args.candidate, fmt::join(args.probes, " "));
-    return kExitUnusable;
-  }
-  const RunComparison c = compare_runs(base, cand, args.threshold);
-  fmt::print("baseline:  {} ({})\ncandidate: {} ({})\n", args.baseline, c.baseline_setup, args.candidate,
-             c.candidate_setup);
-  fmt::print("{:<46} {:>14} {:>14} {:>9}  {}\n", "probe", "baseline", "candidate", "change", "");
-  for (const ProbeDelta& d : c.probes) {
-    if (!d.moved && !d.verdict_changed && !args.all) continue;
-    std::string flags = d.moved ? "MOVED" : "";
-    if (d.verdict_changed) flags += fmt::format("{}verdict {} -> {}", flags.empty() ? "" : ", ", d.baseline_verdict,
-                                                d.candidate_verdict);
-    fmt::print("{:<46} {:>14.6g} {:>14.6g} {:>+8.2f}%  {} {}\n", d.probe, d.baseline, d.candidate, 100 * d.relative,
-               d.unit, flags);
-  }
-  for (const auto& p : c.only_baseline) fmt::print("{:<46} only in the baseline\n", p);
-  for (const auto& p : c.only_candidate) fmt::print("{:<46} only in the candidate\n", p);
-  const int verdicts = static_cast<int>(
-      std::count_if(c.probes.begin(), c.probes.end(), [](const ProbeDelta& d) { return d.verdict_changed; }));
-  fmt::print("{} probes compared: {} moved beyond {:.1f}% (exact counts: any change), {} changed verdict; "
-             "{} only in the baseline, {} only in the candidate\n",
-             c.probes.size(), c.moved_count(), 100 * args.threshold, verdicts, c.only_baseline.size(),
-             c.only_candidate.size());
-  return c.moved_count() > 0 || verdicts > 0 ? kExitFailed : kExitOk;
 }
 
 }  // namespace
@@ -67,16 +176,21 @@ int compare(const CompareArgs& args) {
 Command add_compare_command(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* sub = app.add_subcommand(
-      "compare", "What moved between two run records (exit 0 nothing moved, 1 something did, 2 unusable input)");
-  sub->add_option("baseline", args->baseline, "Run record (JSON lines) of the reference run")
+      "compare", "What moved between two run records, board by board; --fleet: which boards stand apart "
+                 "(exit 0 nothing moved, 1 something did, 2 unusable input)");
+  sub->add_option("records", args->records, "BEFORE AFTER run records (JSON lines); with --fleet, any number")
       ->required()
       ->check(CLI::ExistingFile);
-  sub->add_option("candidate", args->candidate, "Run record of the run to judge")->required()->check(CLI::ExistingFile);
-  sub->add_option("--threshold", args->threshold, "Relative change that counts as moved (exact counts: any)")
+  sub->add_option("--threshold", args->threshold, "Relative change allowed beyond the noise (exact counts: none)")
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();
   sub->add_option("--probe", args->probes, "Probe id glob(s)")->capture_default_str();
-  sub->add_flag("--all", args->all, "List every probe, not only those that moved");
+  sub->add_option("--pair", args->pairs, "BEFORE_UUID_PREFIX=AFTER_UUID_PREFIX: compare these two boards (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_flag("--by-index", args->by_index, "Pair boards by CUDA device index instead of UUID");
+  sub->add_flag("--fleet", args->fleet, "Pool every board of RECORDS and list boards outside the others' spread");
+  sub->add_option("--format", args->format, "text, md or json")->capture_default_str();
+  sub->add_flag("--all", args->all, "List every probe, not only those that are not SAME");
   return [args] { return compare(*args); };
 }
 

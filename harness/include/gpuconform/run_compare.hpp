@@ -1,21 +1,47 @@
 #pragma once
 // Two runs side by side (`gpuconform compare`): what moved between a baseline and a
-// candidate run record, e.g. before and after a driver or toolkit upgrade, or between
-// two boards. No GPU, no expectation files: the run records carry everything.
+// candidate run record, board by board, e.g. before and after a driver or toolkit
+// upgrade. No GPU, no expectation files: the run records carry everything.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpuconform/run_record_reader.hpp"
 
 namespace gpuconform {
 
+// How a probe's value compares, judged against the recorded spread (nvbench's
+// compare script is the model):
+//   tol   = threshold x |baseline median|   (the run-to-run drift a stable board shows
+//                                           that one run's samples cannot see)
+//   SAME       |diff| <= min(noise_b, noise_c) + tol   (within the noise of both sides)
+//   MOVED      |diff| >  max(noise_b, noise_c) + tol   and both sides have >= 3 samples
+//   AMBIGUOUS  otherwise: beyond the quieter side's noise but not the noisier one's,
+//              or too few samples to know the noise
+// Exact counts ("mismatches") are MOVED on any difference, as is a changed unit.
+enum class Judgement { Same, Moved, Ambiguous };
+const char* to_string(Judgement j);
+
+// One board's view of one probe: the median, and the noise as a half-width,
+// max(1.4826 x MAD, (p95 - p5) / 2), over its runs' values when it ran several times,
+// else over the one run's samples (the same data its `stats` summarise).
+struct Spread {
+  double median = 0, noise = 0;
+  int n = 0;  // values the noise rests on
+};
+Spread spread_of(const std::vector<const RecordedRun*>& runs);
+constexpr int kMinSamplesForNoise = 3;
+Judgement judge(const Spread& baseline, const Spread& candidate, bool exact, double threshold);
+
 struct ProbeDelta {
   std::string probe, unit;
   double baseline = 0, candidate = 0;  // median over the runs of each side
+  double baseline_noise = 0, candidate_noise = 0;
   int baseline_runs = 0, candidate_runs = 0;
   double relative = 0;                 // (candidate - baseline) / |baseline|; 0 when both are 0
   std::string baseline_verdict, candidate_verdict;  // of the last run of each side
-  bool moved = false;  // beyond the threshold, or an exact count that differs
+  Judgement judgement = Judgement::Same;
+  bool moved = false;  // judgement == Moved
   bool verdict_changed = false;
 };
 
@@ -24,11 +50,36 @@ struct RunComparison {
   std::vector<std::string> only_baseline, only_candidate;
   std::string baseline_setup, candidate_setup;  // "NVIDIA H100 ... GPU-..., driver ..., runtime ..."
   int moved_count() const;
+  int verdicts_changed() const;
 };
 
-// Probes measured in "mismatches" (numeric, exact) move on any difference; every other
-// probe when |relative| > threshold. A verdict that differs is reported either way.
+// Every run of both sides as one board each (the caller pairs boards).
 RunComparison compare_runs(const std::vector<RecordedRun>& baseline, const std::vector<RecordedRun>& candidate,
                            double threshold);
+
+// Which baseline board is compared with which candidate board.
+struct Pairing {
+  std::vector<std::pair<std::string, std::string>> explicit_pairs;  // UUID prefixes, `--pair B=A`
+  bool by_index = false;  // pair by CUDA device index instead of UUID
+};
+
+struct BoardPair {
+  std::string baseline_gpu, candidate_gpu;  // UUIDs
+  RunComparison comparison;
+};
+
+struct PairedComparison {
+  std::vector<BoardPair> pairs;  // in the baseline's board order
+  std::vector<std::string> only_baseline_gpus, only_candidate_gpus;
+  int moved_count() const;
+  int verdicts_changed() const;
+};
+
+// Pairs boards: explicit pairs first, then the rest by UUID (or by device index). When
+// each side holds exactly one board and nothing else paired them, they are paired, so
+// that two single-board records (two boards, or one board re-enumerated) still compare.
+// Throws std::invalid_argument for a --pair prefix that names no board or several.
+PairedComparison compare_boards(const std::vector<RecordedRun>& baseline, const std::vector<RecordedRun>& candidate,
+                                double threshold, const Pairing& pairing);
 
 }  // namespace gpuconform

@@ -17,6 +17,7 @@ struct RecordedRun {
   int line = 0;      // 1-based
   std::string probe;
   std::string arch, sku, gpu;  // gpu: the board's UUID (PCI bus id when the UUID is empty)
+  int device_index = -1;       // CUDA device index at run time; -1 when the line lacks it
   std::string gpu_name, driver, suite_commit;
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
