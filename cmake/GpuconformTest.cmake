@@ -10,9 +10,11 @@ endfunction()
 
 # GPU conformance tests: one ctest test per probe group (latency.alu, latency.mem,
 # numeric.mma_sync, ...), labelled with its family, each one process running its
-# gtest tests (GpuconformGroupDiscovery.cmake says why). They run serially, because a
-# concurrent test would disturb every timing. One probe: run the test binary with
-# --gtest_filter, or `gpuconform run --filter ID`.
+# gtest tests (GpuconformGroupDiscovery.cmake says why). One group per GPU at a time,
+# because a concurrent test would disturb every timing: each group needs one "gpus" slot
+# (ctest --resource-spec-file, from `gpuconform resources`, runs groups on all GPUs at
+# once) and holds its GPU's lock while it runs (so plain `ctest -j N` queues them). One
+# probe: run the test binary with --gtest_filter, or `gpuconform run --filter ID`.
 function(gpuconform_add_gpu_tests target)
   set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_groups.cmake")
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_include.cmake")

@@ -13,6 +13,11 @@
 // group's remaining tests do not run (`gpuconform run` isolates probes in worker
 // processes and continues; use it for a whole GPU).
 //
+// The device: ctest's resource allocation (CTEST_RESOURCE_GROUP_0_GPUS, when ctest runs
+// with --resource-spec-file; ctest_resources.hpp), else GPUCONFORM_DEVICE, else 0. The
+// process holds the GPU's lock (gpu_lock.hpp) while it runs, so two groups never share
+// a GPU, whatever ctest's -j.
+//
 // Environment: GPUCONFORM_DEVICE (ordinal, default 0), GPUCONFORM_EXPECTATIONS
 // (directory), GPUCONFORM_OVERLAY (one extra file), GPUCONFORM_RECORD (append
 // the run record here), GPUCONFORM_QUICK=1 (fewer repeats), GPUCONFORM_PROBE_TIMEOUT
@@ -31,6 +36,8 @@
 #include <thread>
 
 #include "gpuconform/conformance.hpp"
+#include "gpuconform/ctest_resources.hpp"
+#include "gpuconform/gpu_lock.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/runner.hpp"
 
@@ -47,7 +54,8 @@ struct Session {
   std::optional<DeviceInfo> device;
   ExpectationSet expectations;
   std::string unusable;  // why no test can run: no GPU (skip)
-  std::string invalid;   // an expectation file is broken (fail)
+  std::string invalid;   // an expectation file or the device choice is broken (fail)
+  std::unique_ptr<GpuLock> lock;  // held for the process's life: one test process per GPU
 
   static const Session& get() {
     static const Session session = make();
@@ -62,14 +70,24 @@ struct Session {
       s.unusable = why + "; GPU tests need an NVIDIA GPU and driver";
       return s;
     }
-    const int index = env("GPUCONFORM_DEVICE") ? std::atoi(env("GPUCONFORM_DEVICE")) : 0;
-    if (index < 0 || index >= count) {
-      s.invalid = "GPUCONFORM_DEVICE=" + std::to_string(index) + " but this machine has " + std::to_string(count) +
-                  " GPU(s)";
+    const DeviceChoice choice = choose_device([](const char* name) { return std::getenv(name); });
+    if (!choice.error.empty()) {
+      s.invalid = choice.error;
+      return s;
+    }
+    const int index = choice.index;
+    if (index >= count) {
+      s.invalid = choice.source + " gives GPU " + std::to_string(index) + " but this machine has " +
+                  std::to_string(count) + " GPU(s)" +
+                  (choice.from_ctest ? "; regenerate the spec file here: gpuconform resources --out FILE" : "");
       return s;
     }
     try {
       s.device = query_device(index);
+      s.lock = std::make_unique<GpuLock>(gpu_lock_path(s.device->uuid), [&] {
+        std::fprintf(stderr, "waiting for GPU %d (%s): another gpuconform test process is using it (lock %s)\n",
+                     index, s.device->uuid.c_str(), gpu_lock_path(s.device->uuid).c_str());
+      });
       std::vector<std::string> overlays;
       if (env("GPUCONFORM_OVERLAY")) overlays.push_back(env("GPUCONFORM_OVERLAY"));
       s.expectations = load_device_expectations(*s.device, default_expectations_dir(), overlays);

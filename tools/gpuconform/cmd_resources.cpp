@@ -1,0 +1,51 @@
+// `gpuconform resources`: write CTest's resource-spec file for this machine's GPUs, so
+// `ctest --resource-spec-file FILE -j N` runs one GPU test group per GPU at a time
+// (harness ctest_resources.hpp has the format and the groups' side).
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "commands.hpp"
+#include "gpuconform/ctest_resources.hpp"
+#include "gpuconform/device_info.hpp"
+
+namespace gpuconform::cli {
+namespace {
+
+int resources(const std::string& out) {
+  std::string why;
+  const int count = device_count(&why);
+  if (count == 0) {
+    // An empty spec would make ctest refuse every GPU group ("insufficient resources"):
+    // better no file and the reason.
+    fmt::print(stderr, "gpuconform resources: {}; no spec file written. Run it on a machine with an NVIDIA GPU and driver.\n",
+               why);
+    return kExitUnusable;
+  }
+  const std::string json = ctest_resource_spec_json(count);
+  if (out.empty() || out == "-") {
+    fmt::print("{}", json);
+    return kExitOk;
+  }
+  std::ofstream file(out);
+  file << json;
+  file.close();
+  if (!file) {
+    fmt::print(stderr, "gpuconform resources: cannot write {}\n", out);
+    return kExitUnusable;
+  }
+  fmt::print(stderr, "{}: {} GPU(s); use it with ctest --resource-spec-file {} -j N\n", out, count, out);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_resources_command(CLI::App& app) {
+  auto out = std::make_shared<std::string>();
+  CLI::App* sub = app.add_subcommand(
+      "resources", "Write CTest's resource-spec file for the local GPUs (exit 0 written, 2 no GPU or unwritable)");
+  sub->add_option("--out", *out, "Spec file to write (default: standard output)");
+  return [out] { return resources(*out); };
+}
+
+}  // namespace gpuconform::cli
