@@ -12,8 +12,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 
 #include "common/clock_stamps.cuh"
 #include "common/fill.cuh"
@@ -61,36 +59,29 @@ const Point kPoints[] = {{128, 1, cp_async_kernel<1>},   {128, 2, cp_async_kerne
                          {256, 4, cp_async_kernel<4>},   {512, 4, cp_async_kernel<4>},   {512, 8, cp_async_kernel<8>},
                          {1024, 6, cp_async_kernel<6>},  {1024, 8, cp_async_kernel<8>},  {1024, 12, cp_async_kernel<12>}};
 
-std::mutex g_mutex;
-std::map<std::string, InflightCurve> g_curves;
-
 const InflightCurve& curve_for(const ProbeContext& ctx) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  const DeviceInfo& dev = ctx.device;
-  const std::string key = fmt::format("{}{}", dev.index, ctx.quick ? "q" : "");
-  if (auto it = g_curves.find(key); it != g_curves.end()) return it->second;
-  if (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0)
-    throw ProbeSkipped("the device reports no memory clock or bus width, so no peak can be derived");
-  const std::size_t bytes = std::max<std::size_t>(std::size_t(1) << 30, 8 * static_cast<std::size_t>(dev.l2_bytes));
-  const std::size_t count = bytes / sizeof(uint4);
-  DeviceBuffer<uint4> src(count);
-  fill_random(reinterpret_cast<std::uint64_t*>(src.get()), bytes / 8, 0x637061737963u);
-  DeviceBuffer<uint4> sink(static_cast<std::size_t>(dev.sm_count) * 1024);
-  InflightCurve c = make_inflight_curve("device-memory read bandwidth through cp.async");
-  for (const Point& p : kPoints) {
-    const std::size_t smem = static_cast<std::size_t>(p.threads) * p.stages * 16;
-    if (smem > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
-    GC_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    const auto ms = time_launches_ms([&] { p.kernel<<<dev.sm_count, p.threads, smem>>>(src.get(), count, sink.get(), nullptr); },
-                                     1, ctx.quick ? 3 : 5);
-    add_inflight_point(c, static_cast<double>(smem), static_cast<double>(bytes), ms);
-  }
-  finish_inflight_curve(c, dev);
-  c.method = fmt::format("{} MiB read with cp.async.cg 16 B, one block per SM, bytes in flight per SM = threads x "
-                         "stages x 16 B over {} points; event-timed median per point",
-                         bytes >> 20, c.series.x.size());
-  c.sass = sass::timed_region_note(reinterpret_cast<const void*>(&cp_async_kernel<8>), dev.arch());
-  return g_curves.emplace(key, std::move(c)).first->second;
+  return cached_inflight_curve(ctx, [&ctx](std::size_t bytes) {
+    const DeviceInfo& dev = ctx.device;
+    const std::size_t count = bytes / sizeof(uint4);
+    DeviceBuffer<uint4> src(count);
+    fill_random(reinterpret_cast<std::uint64_t*>(src.get()), bytes / 8, 0x637061737963u);
+    DeviceBuffer<uint4> sink(static_cast<std::size_t>(dev.sm_count) * 1024);
+    InflightCurve c = make_inflight_curve("device-memory read bandwidth through cp.async");
+    for (const Point& p : kPoints) {
+      const std::size_t smem = static_cast<std::size_t>(p.threads) * p.stages * 16;
+      if (smem > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
+      GC_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      const auto ms = time_launches_ms([&] { p.kernel<<<dev.sm_count, p.threads, smem>>>(src.get(), count, sink.get(), nullptr); },
+                                       1, ctx.quick ? 3 : 5);
+      add_inflight_point(c, static_cast<double>(smem), static_cast<double>(bytes), ms);
+    }
+    finish_inflight_curve(c, dev);
+    c.method = fmt::format("{} MiB read with cp.async.cg 16 B, one block per SM, bytes in flight per SM = threads x "
+                           "stages x 16 B over {} points; event-timed median per point",
+                           bytes >> 20, c.series.x.size());
+    c.sass = sass::timed_region_note(reinterpret_cast<const void*>(&cp_async_kernel<8>), dev.arch());
+    return c;
+  });
 }
 
 Measurement measure_plateau(const ProbeContext& ctx) { return inflight_plateau(curve_for(ctx)); }

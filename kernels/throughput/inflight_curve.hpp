@@ -6,6 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "gpuconform/device_info.hpp"
@@ -84,6 +88,24 @@ inline Measurement inflight_bytes_90(const InflightCurve& c) {
   m.note("method", c.method);
   m.note("plateau", fmt::format("{:.4g} B/s = {:.3f} of {}", c.plateau, c.plateau / c.peak, c.peak_formula));
   return m;
+}
+
+// One curve per device (and --quick) per process: a mechanism's plateau and
+// bytes-in-flight probes read the same measurement. `measure(bytes)` measures it
+// over a device-memory stream of `bytes` (eight times the L2, at least 1 GiB). Each
+// `measure` type (one lambda per mechanism) has its own cache.
+template <class Measure>
+const InflightCurve& cached_inflight_curve(const ProbeContext& ctx, Measure measure) {
+  static std::mutex mutex;
+  static std::map<std::string, InflightCurve> curves;
+  std::lock_guard<std::mutex> lock(mutex);
+  const DeviceInfo& dev = ctx.device;
+  const std::string key = fmt::format("{}{}", dev.index, ctx.quick ? "q" : "");
+  if (auto it = curves.find(key); it != curves.end()) return it->second;
+  if (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0)
+    throw ProbeSkipped("the device reports no memory clock or bus width, so no peak can be derived");
+  const std::size_t bytes = std::max<std::size_t>(std::size_t(1) << 30, 8 * static_cast<std::size_t>(dev.l2_bytes));
+  return curves.emplace(key, measure(bytes)).first->second;
 }
 
 }  // namespace gpuconform::kernels

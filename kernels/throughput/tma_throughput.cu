@@ -9,8 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 
 #include "common/fill.cuh"
 #include "gpuconform/device_buffer.hpp"
@@ -89,41 +87,34 @@ struct Point {
 const Point kPoints[] = {{1024, 1},  {1024, 4},  {4096, 2},  {4096, 4},  {8192, 4},
                          {16384, 4}, {16384, 8}, {32768, 4}, {24576, 8}};
 
-std::mutex g_mutex;
-std::map<std::string, InflightCurve> g_curves;
-
 const InflightCurve& curve_for(const ProbeContext& ctx) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  const DeviceInfo& dev = ctx.device;
-  const std::string key = fmt::format("{}{}", dev.index, ctx.quick ? "q" : "");
-  if (auto it = g_curves.find(key); it != g_curves.end()) return it->second;
-  if (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0)
-    throw ProbeSkipped("the device reports no memory clock or bus width, so no peak can be derived");
-  const std::size_t bytes = std::max<std::size_t>(std::size_t(1) << 30, 8 * static_cast<std::size_t>(dev.l2_bytes));
-  DeviceBuffer<unsigned char> src(bytes);
-  fill_random(reinterpret_cast<std::uint64_t*>(src.get()), bytes / 8, 0x746d61u);
-  DeviceBuffer<unsigned> error(1), sink(static_cast<std::size_t>(dev.sm_count));
-  GC_CUDA_CHECK(cudaMemset(error.get(), 0, sizeof(unsigned)));
-  InflightCurve c = make_inflight_curve("device-memory read bandwidth through TMA bulk copies");
-  for (const Point& p : kPoints) {
-    const std::size_t smem = static_cast<std::size_t>(p.chunk) * p.stages;
-    if (smem + 1024 > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
-    GC_CUDA_CHECK(cudaFuncSetAttribute(tma_bulk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    const std::size_t chunks = bytes / p.chunk;
-    const auto ms = time_launches_ms(
-        [&] { tma_bulk_kernel<<<dev.sm_count, 32, smem>>>(src.get(), chunks, p.chunk, p.stages, error.get(), sink.get()); },
-        1, ctx.quick ? 3 : 5);
-    if (error.download()[0] != 0)
-      throw std::runtime_error(fmt::format("an mbarrier of the TMA bulk copy never completed ({} B x {} stages)",
-                                           p.chunk, p.stages));
-    add_inflight_point(c, static_cast<double>(smem), static_cast<double>(chunks * p.chunk), ms);
-  }
-  finish_inflight_curve(c, dev);
-  c.method = fmt::format("{} MiB read with cp.async.bulk (TMA, 1-D) into shared memory, one CTA per SM with one "
-                         "issuing thread, bytes in flight per SM = stages x chunk over {} points; event-timed median",
-                         bytes >> 20, c.series.x.size());
-  c.sass = sass::timed_region_note(reinterpret_cast<const void*>(&tma_bulk_kernel), dev.arch());
-  return g_curves.emplace(key, std::move(c)).first->second;
+  return cached_inflight_curve(ctx, [&ctx](std::size_t bytes) {
+    const DeviceInfo& dev = ctx.device;
+    DeviceBuffer<unsigned char> src(bytes);
+    fill_random(reinterpret_cast<std::uint64_t*>(src.get()), bytes / 8, 0x746d61u);
+    DeviceBuffer<unsigned> error(1), sink(static_cast<std::size_t>(dev.sm_count));
+    GC_CUDA_CHECK(cudaMemset(error.get(), 0, sizeof(unsigned)));
+    InflightCurve c = make_inflight_curve("device-memory read bandwidth through TMA bulk copies");
+    for (const Point& p : kPoints) {
+      const std::size_t smem = static_cast<std::size_t>(p.chunk) * p.stages;
+      if (smem + 1024 > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
+      GC_CUDA_CHECK(cudaFuncSetAttribute(tma_bulk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      const std::size_t chunks = bytes / p.chunk;
+      const auto ms = time_launches_ms(
+          [&] { tma_bulk_kernel<<<dev.sm_count, 32, smem>>>(src.get(), chunks, p.chunk, p.stages, error.get(), sink.get()); },
+          1, ctx.quick ? 3 : 5);
+      if (error.download()[0] != 0)
+        throw std::runtime_error(fmt::format("an mbarrier of the TMA bulk copy never completed ({} B x {} stages)",
+                                             p.chunk, p.stages));
+      add_inflight_point(c, static_cast<double>(smem), static_cast<double>(chunks * p.chunk), ms);
+    }
+    finish_inflight_curve(c, dev);
+    c.method = fmt::format("{} MiB read with cp.async.bulk (TMA, 1-D) into shared memory, one CTA per SM with one "
+                           "issuing thread, bytes in flight per SM = stages x chunk over {} points; event-timed median",
+                           bytes >> 20, c.series.x.size());
+    c.sass = sass::timed_region_note(reinterpret_cast<const void*>(&tma_bulk_kernel), dev.arch());
+    return c;
+  });
 }
 
 Measurement measure_plateau(const ProbeContext& ctx) { return inflight_plateau(curve_for(ctx)); }
