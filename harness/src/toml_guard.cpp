@@ -32,8 +32,8 @@ class Scanner {
           if (!multi_line_basic()) return here();
         } else if (starts("'''")) {
           skip_multi_line("'''");
-        } else {
-          single_line(c);
+        } else if (!single_line(c)) {
+          return unterminated_non_ascii_;
         }
       } else if (non_ascii(c)) {
         return here();
@@ -62,14 +62,22 @@ class Scanner {
     while (i_ < s_.size() && s_[i_] != '\n') next();
   }
 
-  void single_line(char quote) {
+  // False when the string does not close on its line and holds a non-ASCII character
+  // (unterminated_non_ascii_ is where): toml++ reads an unterminated string on as a bad
+  // token, asking of each character whether it is whitespace.
+  bool single_line(char quote) {
     next();
+    std::optional<TextPosition> first_non_ascii;
     while (i_ < s_.size() && s_[i_] != '\n') {
       const char c = s_[i_];
+      if (non_ascii(c) && !first_non_ascii) first_non_ascii = here();
       next();
-      if (c == quote) return;
+      if (c == quote) return true;
       if (c == '\\' && quote == '"' && i_ < s_.size() && s_[i_] != '\n') next();
     }
+    if (!first_non_ascii) return true;
+    unterminated_non_ascii_ = *first_non_ascii;
+    return false;
   }
 
   // The closing delimiter may be followed by up to two more quotes, which belong to the string.
@@ -116,7 +124,15 @@ class Scanner {
       if (c == '=') in_value_ = true, bare_ = false, depth_ = 0;
       return;
     }
-    if (was_string) return;
+    if (was_string) {
+      key_ = false;
+      return;
+    }
+    // Inside an inline table a bare token after '{' or ',' is a key, and its '=' ends it;
+    // a '=' after a value's bare token ("{a=0x=...") is read on as part of that bad token.
+    if (c == '=' && bare_ && !key_) return;
+    if (c == '{' || c == ',') key_ = true;
+    if (c == '=') key_ = false;
     if (blank(c) || c == '\r' || c == '\n' || c == ',' || c == '=') {
       bare_ = false;
     } else if (c == ']' || c == '}') {
@@ -135,6 +151,8 @@ class Scanner {
   int line_ = 1;
   char prev_ = '\n';  // the last character outside strings and comments that was not blank
   bool in_value_ = false, bare_ = false;
+  bool key_ = false;  // in an inline table, the bare token under way is a key
+  TextPosition unterminated_non_ascii_{};
   int depth_ = 0;  // open brackets of the current value
 };
 
