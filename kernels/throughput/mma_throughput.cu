@@ -113,6 +113,7 @@ constexpr bool Dense = false, Sparse = true;
     static constexpr double kFlop = Flop;                                                              \
     static constexpr const char* kPeak = Peak;                                                         \
     static constexpr const char* kPeak90 = Peak90;                                                     \
+    static constexpr bool kLowered = sizeof(Peak90) > 1; /* held to another peak on sm_90: lowered */  \
     static constexpr bool kInteger = Format == Fmt::s8 || Format == Fmt::s4;                           \
     __device__ static T step(T x, const U& a) {                                                        \
       if constexpr (kCudaArch >= (MinCC) * 10) {                                                       \
@@ -126,12 +127,34 @@ constexpr bool Dense = false, Sparse = true;
 GC_MMA_TPUT_TABLE(GC_MMA_TPUT_OP)
 #undef GC_MMA_TPUT_OP
 
+// Flips bits of a fragment register by `mask`, whatever its element type.
+template <class E>
+__device__ void flip_bits(E& e, unsigned mask) {
+  if constexpr (sizeof(E) == 8) {
+    unsigned long long u;
+    memcpy(&u, &e, sizeof u);
+    u ^= mask;
+    memcpy(&e, &u, sizeof u);
+  } else {
+    static_assert(sizeof(E) == 4, "fragment registers are 32 or 64 bits");
+    unsigned u;
+    memcpy(&u, &e, sizeof u);
+    u ^= mask;
+    memcpy(&e, &u, sizeof u);
+  }
+}
+
 // D starts at 0-free small values: the A/B fragments of lane l are ab[l].
+// `salt` is 0 at run time, which ptxas cannot know: A and B change (by nothing)
+// every trip, so no product, nor any part of one, is loop-invariant. Without it ptxas hoisted sm_90's lowered
+// e4m3 mma.sync (F2FP + HMMA) out of the loop and the kernel timed FADDs only
+// (1.46 of the f16 peak on an H100, run of 2026-11-25).
 template <class Op, int Ilp>
-__global__ void mma_throughput_kernel(const typename Op::U* ab, int trips, typename Op::T* sink, long long* stamps) {
+__global__ void mma_throughput_kernel(const typename Op::U* ab, int trips, unsigned salt, typename Op::T* sink,
+                                      long long* stamps) {
   using T = typename Op::T;
   const GcStamp begin = gc_stamp_now();
-  const typename Op::U a = ab[threadIdx.x & 31];
+  typename Op::U a = ab[threadIdx.x & 31];
   T x[Ilp];
 #pragma unroll
   for (int i = 0; i < Ilp; ++i)
@@ -142,10 +165,29 @@ __global__ void mma_throughput_kernel(const typename Op::U* ab, int trips, typen
     }
 #pragma unroll 1
   for (int trip = 0; trip < trips; ++trip) {
+    const unsigned mask = salt & static_cast<unsigned>(trip);
+#pragma unroll
+    for (auto& r : a.a) flip_bits(r, mask);
+#pragma unroll
+    for (auto& r : a.b) flip_bits(r, mask);
 #pragma unroll
     for (int s = 0; s < kSteps; ++s)
 #pragma unroll
-      for (int i = 0; i < Ilp; ++i) x[i] = Op::step(x[i], a);
+      for (int i = 0; i < Ilp; ++i) {
+        // sm_90's lowering of e4m3 mma.sync is HMMA(A, B, 0) + FADD into D: with the
+        // same A and B, ptxas computes the product once per trip and adds it 8 x ILP
+        // times. Fresh (by nothing) operands per instruction make every one convert
+        // and multiply, as in a real GEMM. Native paths keep the per-trip change:
+        // six more ALU instructions per mma would take issue slots from the HMMAs.
+        if constexpr (Op::kLowered && kCudaArch == 900) {
+          const unsigned step_mask = salt & static_cast<unsigned>((trip * kSteps + s) * Ilp + i + 1);
+#pragma unroll
+          for (auto& r : a.a) flip_bits(r, step_mask);
+#pragma unroll
+          for (auto& r : a.b) flip_bits(r, step_mask);
+        }
+        x[i] = Op::step(x[i], a);
+      }
   }
   gc_stamp_store(stamps, begin);
   const std::size_t tid = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
@@ -154,7 +196,7 @@ __global__ void mma_throughput_kernel(const typename Op::U* ab, int trips, typen
 }
 
 template <class Op>
-using MmaKernel = void (*)(const typename Op::U*, int, typename Op::T*, long long*);
+using MmaKernel = void (*)(const typename Op::U*, int, unsigned, typename Op::T*, long long*);
 
 template <class Op>
 MmaKernel<Op> kernel_for_ilp(int ilp) {
@@ -175,6 +217,7 @@ const char* peak_id_for(const DeviceInfo& dev) {
 struct Sweep {
   Matrix matrix;     // FLOP (op) per clock per SM over warps x ILP
   int best_warps = 0, best_ilp = 0;
+  std::string unlaunchable;  // points the SM's registers cannot hold, "16 warps x ILP 8, ..."
 };
 
 template <class Op>
@@ -197,7 +240,7 @@ struct MmaSetup {
   int calibrate(const DeviceInfo& dev, int warps, int ilp, double target_ms) {
     const auto k = kernel_for_ilp<Op>(ilp);
     const int probe_trips = 8;
-    auto run = [&] { k<<<dev.sm_count, 32 * warps>>>(ab.get(), probe_trips, sink.get(), nullptr); };
+    auto run = [&] { k<<<dev.sm_count, 32 * warps>>>(ab.get(), probe_trips, 0u, sink.get(), nullptr); };
     run();
     const auto ms = time_launches_ms(run, 0, 2);
     const double per_trip = std::max(1e-6, *std::min_element(ms.begin(), ms.end()) / probe_trips);
@@ -228,9 +271,18 @@ const Sweep& sweep_for(const ProbeContext& ctx, MmaSetup<Op>& setup) {
   DeviceBuffer<long long> stamps(4);
   for (int w : kWarps) {
     for (int ilp : kIlps) {
-      const int trips = setup.calibrate(dev, w, ilp, ctx.quick ? 0.2 : 0.5);
       const auto k = kernel_for_ilp<Op>(ilp);
-      const auto ms = time_launches_ms([&] { k<<<dev.sm_count, 32 * w>>>(setup.ab.get(), trips, setup.sink.get(), stamps.get()); },
+      // A point whose block needs more registers than an SM has (the sparse e4m3
+      // kernel at 16 warps x ILP 8 on an H100) cannot run: recorded as 0, named.
+      int fits = 0;
+      GC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, k, 32 * w, 0));
+      if (fits == 0) {
+        s.unlaunchable += fmt::format("{}{} warps x ILP {}", s.unlaunchable.empty() ? "" : ", ", w, ilp);
+        m.values.push_back(0.0);
+        continue;
+      }
+      const int trips = setup.calibrate(dev, w, ilp, ctx.quick ? 0.2 : 0.5);
+      const auto ms = time_launches_ms([&] { k<<<dev.sm_count, 32 * w>>>(setup.ab.get(), trips, 0u, setup.sink.get(), stamps.get()); },
                                        1, ctx.quick ? 2 : 3);
       double mhz = clock_from_stamps(stamps.download(), 20000);
       if (mhz <= 0) mhz = dev.max_sm_clock_khz / 1e3;  // a launch too short for %globaltimer: nominal clock
@@ -262,9 +314,10 @@ Measurement measure_mma(const ProbeContext& ctx) {
                             "trips x {} steps), random A/B per lane; PTX {}",
                             s.best_warps, s.best_ilp, trips, kSteps, Op::kPtx);
   Measurement m = measure_throughput(
-      ctx, work, [&](long long* stamps) { k<<<dev.sm_count, 32 * s.best_warps>>>(setup.ab.get(), trips, setup.sink.get(), stamps); },
+      ctx, work, [&](long long* stamps) { k<<<dev.sm_count, 32 * s.best_warps>>>(setup.ab.get(), trips, 0u, setup.sink.get(), stamps); },
       throughput_options(ctx));
   m.matrices.push_back(s.matrix);
+  if (!s.unlaunchable.empty()) m.note("unlaunchable_points", s.unlaunchable + " (too many registers; 0 in the matrix)");
   if (dev.cc() == 90 && Op::kPeak90[0] != '\0')
     m.note("lowering", fmt::format("on sm_90 ptxas lowers this instruction to f16 HMMA; held to peak entry '{}'", peak));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(k), dev.arch()));
@@ -281,6 +334,7 @@ Measurement measure_mma_convergence(const ProbeContext& ctx) {
   m.value = s.matrix.rows[c.row] * s.matrix.cols[c.col];
   m.unit = "warps x ILP";
   m.matrices.push_back(s.matrix);
+  if (!s.unlaunchable.empty()) m.note("unlaunchable_points", s.unlaunchable + " (too many registers; 0 in the matrix)");
   m.note("convergence", fmt::format("{:g} warps x ILP {:g} reach {:.1f} {} (>= 95% of the best, {:.1f} at {:g} x {:g})",
                                     s.matrix.rows[c.row], s.matrix.cols[c.col], s.matrix.at(c.row, c.col),
                                     s.matrix.value_unit, s.matrix.at(b.row, b.col), s.matrix.rows[b.row],

@@ -10,7 +10,7 @@
 #      timed loops can be checked for what actually ran (FFMA, HMMA, LDS.128 ...).
 # Everything lands in $OUT/throughput.tgz and $OUT/log.txt (two files: the
 # transfer back takes at most 8).
-# Usage: tools/device/throughput_batch.sh BUILD_DIR [RUNS]
+# Usage: [RECORD_LIMIT=300] [RUN_LIMIT=150] tools/device/throughput_batch.sh BUILD_DIR [RUNS]
 . "$(dirname "$0")/prelude.sh" "${1:-}" log.txt
 RUNS=${2:-3}
 R=$OUT/throughput
@@ -23,13 +23,13 @@ nvidia-smi --query-gpu=index,name,pci.device_id,uuid,driver_version,clocks.sm,cl
 
 echo "== record (${RUNS} runs), timed"
 start=$(date +%s.%N)
-timeout 540 "$G" record --probe 'throughput.*' --runs "$RUNS" --out "$R/sm_90-throughput.toml" > "$R/record.txt" 2>&1
+timeout "${RECORD_LIMIT:-300}" "$G" record --probe 'throughput.*' --runs "$RUNS" --out "$R/sm_90-throughput.toml" > "$R/record.txt" 2>&1
 echo "record exit $? wall $(python3 -c "print(f'{$(date +%s.%N)-$start:.1f}')") s for $RUNS runs"
 tail -25 "$R/record.txt"
 
 echo "== one run against the recorded file, with a run record"
 start=$(date +%s.%N)
-timeout 240 "$G" run --filter 'throughput.*' --overlay "$R/sm_90-throughput.toml" \
+timeout "${RUN_LIMIT:-150}" "$G" run --filter 'throughput.*' --overlay "$R/sm_90-throughput.toml" \
   --record "$R/run.jsonl" --junit "$R/run.xml" > "$R/run.txt" 2>&1
 echo "run exit $? wall $(python3 -c "print(f'{$(date +%s.%N)-$start:.1f}')") s"
 grep -E "^(pass|fail|warn|skip) " "$R/run.txt" | cut -c1-220
