@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cmath>
 #include <cuda_runtime.h>
 
 #include "gpuconform/cuda_check.hpp"
@@ -55,6 +57,12 @@ std::vector<double> time_launches_ms(const std::function<void()>& launch, int wa
     ms.push_back(elapsed);
   }
   return ms;
+}
+
+int warmup_launches_for(const std::function<void()>& launch, double busy_ms, int max_launches) {
+  const double one = time_launches_ms(launch, 0, 1).front();
+  const double n = std::ceil(busy_ms / std::max(one, 1e-3));
+  return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::max(1, max_launches))));
 }
 
 double measure_sm_clock_mhz(double spin_us) {

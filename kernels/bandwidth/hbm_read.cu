@@ -56,8 +56,10 @@ Measurement measure_hbm_read(const ProbeContext& ctx) {
   int blocks_per_sm = 0;
   GC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, hbm_read_kernel, kThreads, 0));
   const int grid = std::max(1, blocks_per_sm) * dev.sm_count;
-  const auto ms = time_launches_ms([&] { hbm_read_kernel<<<grid, kThreads>>>(data.get(), count, sink.get()); },
-                                   3, ctx.quick ? 5 : 20);
+  auto launch = [&] { hbm_read_kernel<<<grid, kThreads>>>(data.get(), count, sink.get()); };
+  // 50 ms of untimed streaming first (timing.hpp: device memory reaches its
+  // sustained rate only after a few ms; 3 launches were too few on an H200).
+  const auto ms = time_launches_ms(launch, warmup_launches_for(launch, 50.0), ctx.quick ? 5 : 20);
   Measurement m;
   m.unit = "B/s";
   for (double t : ms) m.samples.push_back(static_cast<double>(bytes) / (t * 1e-3));

@@ -23,6 +23,7 @@
 #include "gpuconform/probe.hpp"
 #include "gpuconform/sass.hpp"
 #include "gpuconform/throughput.hpp"
+#include "gpuconform/timing.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -162,7 +163,9 @@ Measurement measure_stream(const ProbeContext& ctx) {
     work.device_peak_formula = fmt::format("2 x {:.0f} MHz x {:.0f} B bus", dev.mem_clock_khz / 1e3, bus_bytes);
   }
   ThroughputOptions options = throughput_options(ctx);
-  options.warmup = 1;  // HBM launches are long; one untimed launch warms TLB and module
+  // Device memory: untimed streaming for 50 ms first (timing.hpp: an H200 ran
+  // at 0.82 of peak for its first few ms); the L2 passes are long enough already.
+  options.warmup = OnL2 ? 1 : warmup_launches_for([&] { launch(nullptr); }, 50.0);
   Measurement m = measure_throughput(ctx, work, launch, options);
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&stream_kernel<P, L, S>), dev.arch()));
   return m;
