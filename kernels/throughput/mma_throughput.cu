@@ -13,7 +13,9 @@
 // random per lane in the input format, with random signs and small
 // magnitudes, so the accumulators random-walk and stay finite (never zeros,
 // never infinities). On sm_90, m16n8k32 e4m3 is lowered by ptxas to f16 HMMA
-// (tools/device/fp8_mma_lowering.cu), so it is held to the f16 peak there.
+// and the sparse m16n8k64 e4m3 to f16 HMMA.SP (F2FP unpacks ahead of each;
+// tools/device/fp8_mma_lowering.cu), so they are held to the f16 dense and
+// sparse peaks there.
 // The fragment asm comes from latency/mma_chain.cuh.
 #include <fmt/format.h>
 
@@ -77,7 +79,7 @@ unsigned random_metadata(Fmt fmt, std::mt19937_64& rng) {
     2 * 16 * 8 * 16, "mma_sp.tf32", "")                                                                              \
   X(SpK64F32E4m3, "mma_sp.m16n8k64.f32.e4m3", Sparse, 89,                                                            \
     "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32", float, 4, "f", unsigned, 4, 4, "r",  \
-    Fmt::e4m3, 2 * 16 * 8 * 64, "mma_sp.fp8", "")                                                          \
+    Fmt::e4m3, 2 * 16 * 8 * 64, "mma_sp.fp8", "mma_sp.f16")                                                \
   X(SpK64S8, "mma_sp.m16n8k64.s32.s8", Sparse, 80, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32", unsigned,  \
     4, "r", unsigned, 4, 4, "r", Fmt::s8, 2 * 16 * 8 * 64, "mma_sp.int8", "")
 
@@ -319,7 +321,7 @@ Measurement measure_mma(const ProbeContext& ctx) {
   m.matrices.push_back(s.matrix);
   if (!s.unlaunchable.empty()) m.note("unlaunchable_points", s.unlaunchable + " (too many registers; 0 in the matrix)");
   if (dev.cc() == 90 && Op::kPeak90[0] != '\0')
-    m.note("lowering", fmt::format("on sm_90 ptxas lowers this instruction to f16 HMMA; held to peak entry '{}'", peak));
+    m.note("lowering", fmt::format("on sm_90 ptxas lowers this instruction to f16 HMMA (HMMA.SP when sparse); held to peak entry '{}'", peak));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(k), dev.arch()));
   return m;
 }
