@@ -270,13 +270,20 @@ class Parser {
           error(where, fmt::format("max '{}': 'drift_max' ({}) must not be above the fail limit 'max' ({})", id,
                                    *e.drift_max, *e.max));
         break;
-      case ExpectationKind::fraction_of_peak:
-        if (!e.min_fraction || *e.min_fraction <= 0 || *e.min_fraction > 1.5)
-          error(where, fmt::format("fraction_of_peak '{}' needs 'min_fraction' in (0, 1.5]", id));
-        else if (e.drift_min_fraction && (*e.drift_min_fraction < *e.min_fraction || *e.drift_min_fraction > 1.5))
-          error(where, fmt::format("fraction_of_peak '{}': 'drift_min_fraction' ({}) must lie in [min_fraction ({}), 1.5]",
-                                   id, *e.drift_min_fraction, *e.min_fraction));
+      case ExpectationKind::fraction_of_peak: {
+        // Up to 2: a peak entry is one pipe's rate, and ptxas may spread an instruction
+        // class over two pipes (sm_90 add.u32 issues as IADD3 on the INT32 pipe and VIADD
+        // on the FP32 pipe: 1.87 of the INT32 units' rate on H100 and H200 boards). Above
+        // 2 the peak entry itself is wrong.
+        constexpr double kMaxFraction = 2.0;
+        if (!e.min_fraction || *e.min_fraction <= 0 || *e.min_fraction > kMaxFraction)
+          error(where, fmt::format("fraction_of_peak '{}' needs 'min_fraction' in (0, {}]", id, kMaxFraction));
+        else if (e.drift_min_fraction &&
+                 (*e.drift_min_fraction < *e.min_fraction || *e.drift_min_fraction > kMaxFraction))
+          error(where, fmt::format("fraction_of_peak '{}': 'drift_min_fraction' ({}) must lie in [min_fraction ({}), {}]",
+                                   id, *e.drift_min_fraction, *e.min_fraction, kMaxFraction));
         break;
+      }
       case ExpectationKind::exact:
         if (e.model.empty()) error(where, fmt::format("exact '{}' needs 'model' (a reference model id)", id));
         // numeric.feature.* tests expect one fitted parameter: "param:NAME=VALUE".

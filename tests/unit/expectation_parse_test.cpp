@@ -105,7 +105,7 @@ TEST(ExpectationParse, KeyOfAnotherKindIsRejected) {
 TEST(ExpectationParse, FractionOutsideItsRangeIsRejected) {
   const auto diags = lint_text(replace(valid(), "min_fraction = 0.8", "min_fraction = 3"));
   ASSERT_EQ(diags.size(), 1u);
-  EXPECT_NE(diags[0].message.find("(0, 1.5]"), std::string::npos);
+  EXPECT_NE(diags[0].message.find("(0, 2]"), std::string::npos);
 }
 
 TEST(ExpectationParse, RunSourceMustExistAndNameTheProbe) {

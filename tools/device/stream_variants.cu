@@ -105,13 +105,22 @@ int main() {
   const double peak = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9;
   std::printf("%s, %d SMs, L2 %d MiB, HBM peak %.1f GB/s (2 x %d MHz x %d B)\n", p.name, p.multiProcessorCount,
               p.l2CacheSize >> 20, peak, mem_khz / 1000, bus_bits / 8);
-  const size_t hbm_bytes = std::max<size_t>(size_t(1) << 30, 8 * size_t(p.l2CacheSize));
+  const size_t hbm_bytes = std::max<size_t>(size_t(4) << 30, 8 * size_t(p.l2CacheSize));
   float4* a;
   float* sink;
   CHECK(cudaMalloc(&a, hbm_bytes));
   CHECK(cudaMalloc(&sink, 4));
   CHECK(cudaMemset(a, 0x3c, hbm_bytes));
   const int sms = p.multiProcessorCount;
+  // Footprint: 1/4, 1/2 and all of the buffer, for the two grids in question.
+  for (size_t div : {4, 2, 1}) {
+    const size_t b = hbm_bytes / div;
+    for (int rep = 0; rep < 2; ++rep) {
+      const double g512 = time_read<4, false, false>(a, b, 1, 512, 4, sms, sink);
+      const double g1024 = time_read<4, false, false>(a, b, 1, 1024, 2, sms, sink);
+      std::printf("hbm-size %5zu MiB: 512 x 4 %.4f, 1024 x 2 %.4f of peak\n", b >> 20, g512 / peak, g1024 / peak);
+    }
+  }
   row<4, false, false>("hbm", a, hbm_bytes, 1, sms, sink, peak);
   row<8, false, false>("hbm", a, hbm_bytes, 1, sms, sink, peak);
   row<16, false, false>("hbm", a, hbm_bytes, 1, sms, sink, peak);

@@ -329,6 +329,7 @@ int record(const RecordArgs& args) {
         TestResult result;
         result.probe = &probe;
         result.measurement = runs.back();
+        result.seconds = took;  // the entry's `seconds` (and so the runner's time limit) come from this
         result.verdict.reason = fmt::format("recorded (run {} of {})", r + 1, args.runs);
         nlohmann::json json = record_json(result, device);
         json["verdict"] = "recorded";
