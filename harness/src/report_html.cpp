@@ -7,7 +7,7 @@
 
 #include "gpuconform/report.hpp"
 #include "gpuconform/report_svg.hpp"
-#include "report_model.hpp"
+#include "gpuconform/report_model.hpp"
 
 namespace gpuconform::report {
 namespace {
@@ -23,8 +23,6 @@ th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
 code,.mono{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}
 .meta{color:#555;font-size:13px}.absent{color:#666;font-style:italic}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px}
-.v-fail,.v-error{color:#b00020;fill:#b00020;font-weight:600}.v-warn{color:#8a5a00;fill:#8a5a00;font-weight:600}
-.v-skip{color:#666;fill:#666}.moved{color:#b00020;font-weight:600}.ambiguous{color:#8a5a00}
 ul.toc{font-size:14px;columns:2}
 svg{display:block;margin:6px 0 14px;overflow:visible}
 svg text{font-family:system-ui,"DejaVu Sans",sans-serif}
@@ -33,7 +31,9 @@ svg text{font-family:system-ui,"DejaVu Sans",sans-serif}
 .mk{stroke:#444;stroke-dasharray:5 3;stroke-width:1}.mkl{font-size:11px;fill:#222}
 .zebra{fill:#f7f7f7}.pn{font-size:11.5px;font-family:"DejaVu Sans Mono",Menlo,monospace;fill:#1b1b1b}
 .bf{fill:#f4c7c3}.bw{fill:#fce8b2}.bp{fill:#b7e1cd}.nb{fill:#e6e6e6}.pv{font-size:11.5px;fill:#1b1b1b}
-.cell{font-size:11px}.legend span{margin-right:14px;font-size:13px}
+.cell{font-size:11px}.legend span{padding:0 3px;border-radius:3px;font-size:13px}
+.v-fail,.v-error{color:#b00020;fill:#b00020;font-weight:600}.v-warn{color:#8a5a00;fill:#8a5a00;font-weight:600}
+.v-skip{color:#666;fill:#666}.moved{color:#b00020;font-weight:600}.ambiguous{color:#8a5a00}
 )";
 
 std::string e(const std::string& s) { return html_escape(s); }

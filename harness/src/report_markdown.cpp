@@ -5,16 +5,18 @@
 #include <algorithm>
 
 #include "gpuconform/report.hpp"
-#include "report_model.hpp"
+#include "gpuconform/report_model.hpp"
 
 namespace gpuconform::report {
 namespace {
 
-// A table cell: no pipe or line break may end the cell early.
+// A table cell: no pipe or line break may end the cell early, no markup reaches a viewer.
 std::string cell(const std::string& s) {
   std::string out;
   for (const char c : s) {
     if (c == '|') out += "\\|";
+    else if (c == '<') out += "&lt;";  // no raw HTML through a Markdown viewer
+    else if (c == '>') out += "&gt;";
     else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
   }

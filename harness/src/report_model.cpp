@@ -1,4 +1,4 @@
-#include "report_model.hpp"
+#include "gpuconform/report_model.hpp"
 
 #include <fmt/format.h>
 

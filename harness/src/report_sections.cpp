@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "gpuconform/report.hpp"
-#include "report_model.hpp"
+#include "gpuconform/report_model.hpp"
 
 namespace gpuconform::report {
 

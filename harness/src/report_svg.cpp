@@ -28,6 +28,13 @@ std::size_t url_scheme_at(std::string_view text, std::size_t i) {
 
 bool is_byte_unit(const std::string& unit) { return unit == "B" || unit == "bytes"; }
 
+// SI prefixes only where the unit has none yet and reads well with one: no "kMHz", no
+// "kcycles", no "kFLOP/clk/SM" (such values print as plain numbers).
+bool takes_si_prefix(const std::string& unit) {
+  if (unit.empty() || unit == "Hz") return true;
+  return unit.size() > 2 && unit.compare(unit.size() - 2, 2, "/s") == 0 && unit.find("/clk") == std::string::npos;
+}
+
 std::string g(double v) { return fmt::format("{:.1f}", v); }  // pixel coordinates
 
 }  // namespace
@@ -70,7 +77,7 @@ std::string format_quantity(double value, const std::string& unit) {
     for (v /= 1024; std::fabs(v) >= 1024 && k + 1 < kBin.size(); ++k) v /= 1024;
     number = fmt::format("{:.4g}", v);
     prefix = kBin[k];
-  } else if (!is_byte_unit(unit) && a >= 1e3) {
+  } else if (!is_byte_unit(unit) && a >= 1e3 && takes_si_prefix(unit)) {
     static constexpr std::array<const char*, 6> kSi = {"k", "M", "G", "T", "P", "E"};
     double v = value / 1e3;
     std::size_t k = 0;
@@ -127,6 +134,15 @@ std::vector<double> log_ticks(double lo, double hi, bool byte_axis, int max_coun
   std::vector<double> out;
   for (double e = e0; e <= e1; e += every) out.push_back(std::pow(base, e));
   return out;
+}
+
+std::vector<double> byte_ticks(double lo, double hi, int max_count) {
+  // Round in the binary unit the range reads in (100 KiB, 200 KiB; not 97.66 KiB).
+  double unit = 1;
+  while (std::max(std::fabs(lo), std::fabs(hi)) / unit >= 1024 && unit < 1125899906842624.0) unit *= 1024;
+  auto t = nice_ticks(lo / unit, hi / unit, max_count);
+  for (double& v : t) v *= unit;
+  return t;
 }
 
 bool wants_log(const std::vector<double>& values) {
@@ -220,7 +236,7 @@ std::string line_chart_svg(const std::string& family, const std::string& title, 
   s += fmt::format("<text class=\"ct\" x=\"{}\" y=\"20\">{}</text>", L, html_escape(title));
   s += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", L, T, W - R - L, H - B - T);
   // Ticks and grid.
-  const auto xt = xlog ? log_ticks(sx.d0, sx.d1, bytes_x) : nice_ticks(sx.d0, sx.d1, 7);
+  const auto xt = xlog ? log_ticks(sx.d0, sx.d1, bytes_x) : bytes_x ? byte_ticks(sx.d0, sx.d1, 7) : nice_ticks(sx.d0, sx.d1, 7);
   for (double v : xt) {
     const double px = sx(v);
     s += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", g(px), T, H - B);
@@ -325,16 +341,16 @@ std::string heat_map_svg(const std::string& family, const std::string& title, co
   s += fmt::format("<text class=\"al\" transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
                    g(T + ph / 2), html_escape(axis_label(m.row_name, m.row_unit)));
   // Colour key.
-  const double ky = T + ph + 44, kw = 200;
+  const double ky = T + ph + 44, kw = 240;
   for (int i = 0; i < 20; ++i)
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"10\" fill=\"{}\"/>", g(L + i * kw / 20), g(ky),
                      g(kw / 20 + 0.5), heat_colour(i / 19.0));
   s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{}</text>", L, g(ky + 24),
-                   html_escape(format_quantity(vr.lo, m.value_unit)));
+                   html_escape(format_quantity(vr.lo, "")));
   s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", g(L + kw), g(ky + 24),
-                   html_escape(format_quantity(vr.hi, m.value_unit)));
+                   html_escape(format_quantity(vr.hi, "")));
   s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{}</text>", g(L + kw + 10), g(ky + 9),
-                   html_escape(m.value_name));
+                   html_escape(axis_label(m.value_name, m.value_unit)));
   s += "</svg>";
   return s;
 }
@@ -384,16 +400,19 @@ std::string strip_chart_svg(const std::string& family, const std::vector<StripRo
     } else {
       s += fmt::format("<rect class=\"bf\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", NameW, g(by), SW, g(bh));
       const double f0 = px(row.fail_lo, NameW), f1 = px(row.fail_hi, NameW + SW);
-      s += fmt::format("<rect class=\"bw\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g(f0), g(by),
-                       g(std::max(f1 - f0, 1.5)), g(bh));
+      // A band narrower than a few pixels (an exact count) still shows where it is.
+      const double fw = std::max(f1 - f0, 6.0), fx = (f0 + f1 - fw) / 2;
+      s += fmt::format("<rect class=\"bw\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g(fx), g(by), g(fw),
+                       g(bh));
       if (row.drift_lo || row.drift_hi) {
         const double d0p = px(row.drift_lo ? row.drift_lo : row.fail_lo, NameW),
                      d1p = px(row.drift_hi ? row.drift_hi : row.fail_hi, NameW + SW);
-        s += fmt::format("<rect class=\"bp\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g(d0p), g(by),
-                         g(std::max(d1p - d0p, 1.5)), g(bh));
+        const double dw = std::max(d1p - d0p, 4.0);
+        s += fmt::format("<rect class=\"bp\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g((d0p + d1p - dw) / 2),
+                         g(by), g(dw), g(bh));
       } else {
-        s += fmt::format("<rect class=\"bp\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g(f0), g(by),
-                         g(std::max(f1 - f0, 1.5)), g(bh));
+        s += fmt::format("<rect class=\"bp\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g(fx), g(by), g(fw),
+                         g(bh));
       }
     }
     for (const auto& p : row.points) {

@@ -22,7 +22,8 @@ std::string html_escape(std::string_view text);
 
 // A number for an axis or a table: binary prefixes for bytes ("B", "bytes": 48 KiB,
 // 50 MiB), SI prefixes for other units at 1e3 and above ("3.06 TB/s"), else 4 significant
-// digits. The unit follows unless empty.
+// digits (no prefix on units that read badly with one: "1975 MHz", not "1.975 kMHz"). The
+// unit follows unless empty.
 std::string format_quantity(double value, const std::string& unit);
 
 // A linear or logarithmic map from data [d0, d1] to pixels [r0, r1] (r1 < r0 for a y
@@ -39,6 +40,8 @@ std::vector<double> nice_ticks(double lo, double hi, int max_count = 6);
 // Ticks for a log axis over [lo, hi] (0 < lo < hi): powers of 2 for bytes (byte_axis),
 // else powers of 10, thinned to at most `max_count`.
 std::vector<double> log_ticks(double lo, double hi, bool byte_axis, int max_count = 8);
+// Linear ticks for a byte axis, round in the binary unit the range reads in (KiB, MiB, ...).
+std::vector<double> byte_ticks(double lo, double hi, int max_count = 7);
 // Whether an axis over these values reads better on a log scale: all positive and
 // spanning a factor of 16 or more (footprints, bytes in flight).
 bool wants_log(const std::vector<double>& values);
