@@ -24,7 +24,7 @@ code,.mono{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12p
 .meta{color:#555;font-size:13px}.absent{color:#666;font-style:italic}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px}
 ul.toc{font-size:14px;columns:2}
-svg{display:block;margin:6px 0 14px;overflow:visible}
+svg{display:block;margin:6px 0 14px;overflow:visible}svg.bar{display:block;margin:2px 0 3px}td.counts{font-size:12px;min-width:150px}
 svg text{font-family:system-ui,"DejaVu Sans",sans-serif}
 .ct{font-size:13px;font-weight:600;fill:#1b1b1b}.tick{font-size:11px;fill:#333}.al{font-size:12px;fill:#1b1b1b}
 .plot{fill:#fff;stroke:#999}.grid{stroke:#ebebeb}.curve{fill:none;stroke-width:1.8}
@@ -52,7 +52,7 @@ std::string verdict_bar(const std::string& family, const std::map<std::string, i
   int total = 0;
   for (const auto& [v, n] : counts) total += n;
   if (total == 0) return {};
-  constexpr double W = 200;
+  constexpr double W = 160;
   std::string s = fmt::format("<svg class=\"bar\" data-family=\"{}\" width=\"{}\" height=\"12\" role=\"img\">", e(family), W);
   double x = 0;
   std::vector<std::pair<std::string, int>> ordered(counts.begin(), counts.end());
@@ -118,7 +118,7 @@ void summary(std::string& h, const RecordData& r) {
         h += "<td class=\"absent\">not run</td>";
         continue;
       }
-      h += fmt::format("<td>{}{}</td>", verdict_bar(f, fit->second), counts_text(fit->second));
+      h += fmt::format("<td class=\"counts\">{}{}</td>", verdict_bar(f, fit->second), counts_text(fit->second));
     }
     h += "</tr>";
   }
