@@ -21,3 +21,21 @@ foreach(name_and_record IN LISTS report_records)
   endif()
   set_tests_properties(report.browser_${name} PROPERTIES LABELS "unit;report" SKIP_RETURN_CODE 77 TIMEOUT 240)
 endforeach()
+
+# The command's exit-code contract: 0 written, 2 for input it cannot use (named).
+set(report_fixtures "${CMAKE_CURRENT_SOURCE_DIR}/fixtures/evidence")
+function(report_cli_test name expected_exit output)
+  add_test(NAME cli.report_${name}
+           COMMAND ${CMAKE_COMMAND} -DEXPECTED=${expected_exit} "-DEXPECTED_OUTPUT=${output}"
+                   -P "${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake" -- $<TARGET_FILE:gpuconform> report ${ARGN})
+  set_tests_properties(cli.report_${name} PROPERTIES LABELS "unit;report")
+endfunction()
+report_cli_test(md 0 "16 test lines\\) written to" ${report_fixtures}/report_curves.jsonl
+                --md ${CMAKE_CURRENT_BINARY_DIR}/report_curves.md)
+report_cli_test(with_baseline 0 "written to" ${report_fixtures}/run_after.jsonl --baseline ${report_fixtures}/run_before.jsonl
+                --html ${CMAKE_CURRENT_BINARY_DIR}/report_after.html)
+report_cli_test(needs_an_output 2 "--html FILE or --md FILE" ${report_fixtures}/report_curves.jsonl)
+report_cli_test(not_a_run_record 2 "sample\\.jsonl:1: not a run record line" ${report_fixtures}/sample.jsonl
+                --html ${CMAKE_CURRENT_BINARY_DIR}/report_bad.html)
+report_cli_test(unwritable 2 "cannot write" ${report_fixtures}/report_curves.jsonl
+                --html ${CMAKE_CURRENT_BINARY_DIR}/no/such/dir/report.html)
