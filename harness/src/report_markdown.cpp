@@ -23,6 +23,19 @@ std::string cell(const std::string& s) {
   return out;
 }
 
+// A table cell in a code span: literal text (no entities), pipes still escaped; text with
+// a backtick of its own is written as a plain cell.
+std::string code(const std::string& s) {
+  if (s.find('`') != std::string::npos) return cell(s);
+  std::string out = "`";
+  for (const char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out + "`";
+}
+
 void counts_table(std::string& m, const RecordData& r) {
   const VerdictCounts counts = verdict_counts(r);
   m += "| family |";
@@ -49,7 +62,7 @@ void counts_table(std::string& m, const RecordData& r) {
   }
   m += fmt::format("\nNot passed ({}):\n\n| verdict | probe | board | reason |\n|---|---|---|---|\n", bad.size());
   for (const Entry* x : bad)
-    m += fmt::format("| {} | `{}` | {} | {} |\n", cell(x->verdict), cell(x->probe), cell(short_gpu(x->gpu)), cell(x->reason));
+    m += fmt::format("| {} | {} | {} | {} |\n", cell(x->verdict), code(x->probe), cell(short_gpu(x->gpu)), cell(x->reason));
 }
 
 void bands(std::string& m, const RecordData& r) {
@@ -66,7 +79,7 @@ void bands(std::string& m, const RecordData& r) {
       for (const auto& p : row.points) v.push_back(p.value);
       std::sort(v.begin(), v.end());
       const double med = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-      m += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", cell(row.label), cell(row.value_text),
+      m += fmt::format("| {} | {} | {} | {} | {} | {} |\n", code(row.label), cell(row.value_text),
                        cell(band_text(row, row.unit)), position_text(row, med),
                        row.points.size(), cell(row.verdict));
     }
@@ -108,14 +121,14 @@ void maps(std::string& m, const std::vector<HeatMap>& maps) {
 }  // namespace
 
 std::string render_markdown(const RecordData& r, const Options& o) {
-  std::string m = fmt::format("# gpuconform report\n\nRun record `{}`: {} test lines", cell(r.path), r.entries.size());
+  std::string m = fmt::format("# gpuconform report\n\nRun record {}: {} test lines", code(r.path), r.entries.size());
   if (r.other_lines) m += fmt::format(" (and {} lines of other kinds, not shown)", r.other_lines);
-  if (!r.suite_commit.empty()) m += fmt::format(", suite commit `{}`", cell(r.suite_commit));
+  if (!r.suite_commit.empty()) m += fmt::format(", suite commit {}", code(r.suite_commit));
   m += ".\n\n| board | UUID | name | driver |\n|---|---|---|---|\n";
   for (const auto& g : r.gpus)
     for (const Entry& x : r.entries)
       if (x.gpu == g) {
-        m += fmt::format("| {} | `{}` | {} | {} |\n", cell(short_gpu(g)), cell(g), cell(x.gpu_name), cell(x.driver));
+        m += fmt::format("| {} | {} | {} | {} |\n", cell(short_gpu(g)), code(g), cell(x.gpu_name), cell(x.driver));
         break;
       }
   const auto secs = sections(r, o);
@@ -148,12 +161,12 @@ std::string render_markdown(const RecordData& r, const Options& o) {
       m += "| probe | board | model | runs | outputs compared | mismatches (worst run) | verdict |\n"
            "|---|---|---|---:|---:|---:|---|\n";
       for (const NumericRow& n : numeric_rows(r))
-        m += fmt::format("| `{}` | {} | `{}` | {} | {} | {:g} | {} |\n", cell(n.probe), cell(short_gpu(n.gpu)),
-                         cell(n.model.empty() ? "(not recorded)" : n.model), n.runs, n.compared, n.mismatches,
+        m += fmt::format("| {} | {} | {} | {} | {} | {:g} | {} |\n", code(n.probe), cell(short_gpu(n.gpu)),
+                         code(n.model.empty() ? "(not recorded)" : n.model), n.runs, n.compared, n.mismatches,
                          cell(n.verdict));
     } else if (s.id == "deltas") {
       const PairedComparison& p = *o.baseline;
-      m += fmt::format("Against `{}`: {} board pair(s), **{} MOVED**, {} changed verdict.\n", cell(o.baseline_path),
+      m += fmt::format("Against {}: {} board pair(s), **{} MOVED**, {} changed verdict.\n", code(o.baseline_path),
                        p.pairs.size(), p.moved_count(), p.verdicts_changed());
       for (const BoardPair& bp : p.pairs) {
         m += fmt::format("\n### {} → {}\n\n", cell(short_gpu(bp.baseline_gpu)), cell(short_gpu(bp.candidate_gpu)));
@@ -166,7 +179,7 @@ std::string render_markdown(const RecordData& r, const Options& o) {
           }
           if (!head) m += "| probe | baseline | candidate | change | unit | judgement | verdict change |\n|---|---:|---:|---:|---|---|---|\n";
           head = true;
-          m += fmt::format("| `{}` | {:.6g} ± {:.2g} | {:.6g} ± {:.2g} | {:+.2f}% | {} | {} | {} |\n", cell(d.probe),
+          m += fmt::format("| {} | {:.6g} ± {:.2g} | {:.6g} ± {:.2g} | {:+.2f}% | {} | {} | {} |\n", code(d.probe),
                            d.baseline, d.baseline_noise, d.candidate, d.candidate_noise, 100 * d.relative, cell(d.unit),
                            to_string(d.judgement),
                            d.verdict_changed ? cell(d.baseline_verdict + " → " + d.candidate_verdict) : "");

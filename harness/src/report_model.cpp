@@ -142,7 +142,7 @@ std::vector<StripRow> strip_rows(const RecordData& r, const std::string& family)
     values[e.probe].push_back(*v);
     units[e.probe] = e.m.unit;
     if (e.expected.kind != "fraction_of_peak") row.unit = e.m.unit;
-    if (verdict_rank(e.verdict) >= verdict_rank(row.verdict)) row.verdict = e.verdict;
+    if (row.points.empty() || verdict_rank(e.verdict) >= verdict_rank(row.verdict)) row.verdict = e.verdict;
     std::string tip = fmt::format("{} {}: {} ({})", e.probe, short_gpu(e.gpu),
                                   e.expected.kind == "fraction_of_peak" ? fmt::format("{:.4g} of peak", *v)
                                                                         : format_quantity(*v, e.m.unit),
@@ -165,8 +165,8 @@ std::string band_text(const StripRow& row, const std::string& unit) {
   auto q = [&](double v) { return row.kind == "fraction_of_peak" ? fmt::format("{:.3g}", v) : format_quantity(v, unit); };
   if (row.kind == "band" && row.fail_lo && row.fail_hi) {
     const double c = (*row.fail_lo + *row.fail_hi) / 2;
-    std::string s = fmt::format("{} ± {}", q(c), format_quantity((*row.fail_hi - *row.fail_lo) / 2, ""));
-    if (row.drift_hi) s += fmt::format(" (drift ± {})", format_quantity(*row.drift_hi - c, ""));
+    std::string s = fmt::format("{} ± {}", q(c), q((*row.fail_hi - *row.fail_lo) / 2));
+    if (row.drift_hi) s += fmt::format(" (drift ± {})", q(*row.drift_hi - c));
     return s;
   }
   if (row.kind == "exact" && row.fail_lo) return "= " + q(*row.fail_lo);
@@ -250,7 +250,7 @@ std::vector<NumericRow> numeric_rows(const RecordData& r) {
       row.probe = e.probe;
       row.gpu = e.gpu;
     }
-    ++row.runs;
+    if (row.runs++ == 0) row.verdict = e.verdict;
     if (row.model.empty()) row.model = e.expected.model;
     if (row.model.empty())
       if (const std::string* m = e.m.find_note("model")) row.model = *m;

@@ -86,6 +86,8 @@ TEST(ReportModel, StripRowsCarryTheBands) {
   ASSERT_EQ(lat.size(), 1u);
   EXPECT_DOUBLE_EQ(*lat[0].fail_lo, 4.0 - 0.27);
   EXPECT_DOUBLE_EQ(*lat[0].drift_hi, 4.0 + 0.25);
+  EXPECT_EQ(lat[0].verdict, "pass");
+  EXPECT_EQ(band_text(lat[0], "cycles"), "4 cycles ± 0.27 cycles (drift ± 0.25 cycles)");
   EXPECT_EQ(position_text(lat[0], 4.016), "inside the drift band");
   EXPECT_EQ(position_text(lat[0], 4.26), "between drift and fail band");
   EXPECT_EQ(position_text(lat[0], 3.5), "outside the fail band");
@@ -169,6 +171,7 @@ TEST(ReportMarkdown, TablesForEverySection) {
   EXPECT_NE(md.find("| `numeric.mma_sync.m16n8k16.f32.f16` |"), std::string::npos);
   EXPECT_NE(md.find("- marked: L2 size (reported) 50 MiB"), std::string::npos);
   EXPECT_NE(md.find("drifted: &lt;script&gt;"), std::string::npos);  // no raw HTML through a Markdown viewer
+  EXPECT_NE(md.find("| `topology.sm.<b>clock</b>` |"), std::string::npos);  // a code span shows text as it is
 }
 
 }  // namespace
