@@ -92,6 +92,12 @@ std::string format_quantity(double value, const std::string& unit) {
   return number + " " + prefix + u;
 }
 
+std::string axis_number(double value, const std::string& unit) {
+  if (is_byte_unit(unit)) return format_quantity(value, "B");
+  if (takes_si_prefix(unit)) return format_quantity(value, "");
+  return fmt::format("{:.5g}", value);
+}
+
 double Scale::operator()(double v) const {
   double t;
   if (log) {
@@ -241,13 +247,13 @@ std::string line_chart_svg(const std::string& family, const std::string& title, 
     const double px = sx(v);
     s += fmt::format("<line class=\"grid\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>", g(px), T, H - B);
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", g(px), H - B + 15,
-                     html_escape(format_quantity(v, bytes_x ? "B" : "")));
+                     html_escape(axis_number(v, axes.x_unit)));
   }
   for (double v : nice_ticks(sy.d0, sy.d1, 6)) {
     const double py = sy(v);
     s += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", L, g(py), W - R, g(py));
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", L - 6, g(py + 4),
-                     html_escape(format_quantity(v, "")));
+                     html_escape(axis_number(v, axes.y_unit)));
   }
   s += fmt::format("<text class=\"al\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}{}</text>", (L + W - R) / 2, H - 12,
                    html_escape(axis_label(axes.x_name, axes.x_unit)), xlog ? ", log scale" : "");
@@ -320,22 +326,22 @@ std::string heat_map_svg(const std::string& family, const std::string& title, co
       const double x = L + c * cell_w, y = T + r * cell_h;
       s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} {}, {} {}: {}</title></rect>",
                        g(x), g(y), g(cell_w), g(cell_h), heat_colour(t), html_escape(m.row_name),
-                       html_escape(format_quantity(m.rows[r], "")), html_escape(m.col_name),
-                       html_escape(format_quantity(m.cols[c], "")), html_escape(format_quantity(v, m.value_unit)));
+                       html_escape(format_quantity(m.rows[r], m.row_unit)), html_escape(m.col_name),
+                       html_escape(format_quantity(m.cols[c], m.col_unit)), html_escape(format_quantity(v, m.value_unit)));
       if (text)
         s += fmt::format("<text class=\"cell\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
                          g(x + cell_w / 2), g(y + cell_h / 2 + 4), t > 0.6 ? "#000" : "#fff",
-                         html_escape(format_quantity(v, "")));
+                         html_escape(axis_number(v, m.value_unit)));
     }
   // Axis labels: every row and column when they fit, else about every 20 px.
   const std::size_t row_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(14 / cell_h)));
   const std::size_t col_every = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(34 / cell_w)));
   for (std::size_t r = 0; r < nr; r += row_every)
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", L - 5,
-                     g(T + r * cell_h + cell_h / 2 + 4), html_escape(format_quantity(m.rows[r], "")));
+                     g(T + r * cell_h + cell_h / 2 + 4), html_escape(axis_number(m.rows[r], m.row_unit)));
   for (std::size_t c = 0; c < nc; c += col_every)
     s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", g(L + c * cell_w + cell_w / 2),
-                     g(T + ph + 14), html_escape(format_quantity(m.cols[c], "")));
+                     g(T + ph + 14), html_escape(axis_number(m.cols[c], m.col_unit)));
   s += fmt::format("<text class=\"al\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", g(L + pw / 2), g(T + ph + 32),
                    html_escape(axis_label(m.col_name, m.col_unit)));
   s += fmt::format("<text class=\"al\" transform=\"translate(14 {}) rotate(-90)\" text-anchor=\"middle\">{}</text>",
@@ -346,9 +352,9 @@ std::string heat_map_svg(const std::string& family, const std::string& title, co
     s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"10\" fill=\"{}\"/>", g(L + i * kw / 20), g(ky),
                      g(kw / 20 + 0.5), heat_colour(i / 19.0));
   s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{}</text>", L, g(ky + 24),
-                   html_escape(format_quantity(vr.lo, "")));
+                   html_escape(axis_number(vr.lo, m.value_unit)));
   s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", g(L + kw), g(ky + 24),
-                   html_escape(format_quantity(vr.hi, "")));
+                   html_escape(axis_number(vr.hi, m.value_unit)));
   s += fmt::format("<text class=\"tick\" x=\"{}\" y=\"{}\">{}</text>", g(L + kw + 10), g(ky + 9),
                    html_escape(axis_label(m.value_name, m.value_unit)));
   s += "</svg>";

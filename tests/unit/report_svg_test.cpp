@@ -47,6 +47,14 @@ TEST(ReportFormat, RatesUseSiPrefixesOtherUnitsDoNot) {
   EXPECT_EQ(format_quantity(NAN, "cycles"), "n/a cycles");
 }
 
+TEST(ReportFormat, AxisNumbersLeaveTheUnitToTheAxisLabel) {
+  EXPECT_EQ(axis_number(65536, "B"), "64 KiB");
+  EXPECT_EQ(axis_number(3.3e12, "B/s"), "3.3T");
+  EXPECT_EQ(axis_number(1976, "MHz"), "1976");
+  EXPECT_EQ(axis_number(1979.5, "MHz"), "1979.5");
+  EXPECT_EQ(axis_number(3441, "FLOP/clk/SM"), "3441");
+}
+
 TEST(ReportScale, LinearAndInvertedAxes) {
   const Scale x{0, 10, 100, 200, false};
   EXPECT_DOUBLE_EQ(x(0), 100);

@@ -26,6 +26,11 @@ std::string html_escape(std::string_view text);
 // unit follows unless empty.
 std::string format_quantity(double value, const std::string& unit);
 
+// A number on an axis, in a heat-map cell or key, whose unit the axis label names: binary
+// prefixes for bytes ("64 KiB"), SI prefixes where the unit takes one ("3.3T" for B/s),
+// else the plain number ("1976" for MHz, "3441" for FLOP/clk/SM).
+std::string axis_number(double value, const std::string& unit);
+
 // A linear or logarithmic map from data [d0, d1] to pixels [r0, r1] (r1 < r0 for a y
 // axis that grows upwards). A log scale needs 0 < d0 < d1.
 struct Scale {
