@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build ccache g++ pkg-config libgtest-dev libgmock-dev libeigen3-dev
           libmpfr-dev libgmp-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
           liblzma-dev xz-utils libpugixml-dev
-          clang libclang-rt-dev)   # clang + libFuzzer runtime: the fuzz tests (tests/fuzz)
+          clang libclang-rt-dev    # clang + libFuzzer runtime: the fuzz tests (tests/fuzz)
+          chromium)                # headless browser: the report screenshot test (tests/report)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

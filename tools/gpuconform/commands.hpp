@@ -22,6 +22,7 @@ Command add_lint_command(CLI::App& app);
 Command add_list_command(CLI::App& app);
 Command add_vectors_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_report_command(CLI::App& app);     // HTML / Markdown report of a run record
 Command add_resources_command(CLI::App& app);  // CTest resource-spec file
 Command add_worker_command(CLI::App& app);  // hidden: the runner's worker process
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
       {"list", add_list_command(app)},
       {"vectors", add_vectors_command(app)},
       {"compare", add_compare_command(app)},
+      {"report", add_report_command(app)},
       {"resources", add_resources_command(app)},
       {"worker", add_worker_command(app)},
   };
