@@ -77,6 +77,18 @@ TEST(MmaFragments, MatchThePtxIsaFigures) {
       {"mma_m8n8k4_f64_f64", 'a', 6, 0, 1, 2},     {"mma_m8n8k4_f64_f64", 'b', 6, 0, 2, 1},
       {"mma_m8n8k4_f64_f64", 'd', 6, 1, 1, 5},     {"wgmma_m64n8k16_f32_f16", 'd', 38, 3, 25, 5},
       {"wgmma_m64n8k16_f32_f16_areg", 'a', 70, 7, 41, 13},
+      // The shorter shapes ("Matrix fragments for mma.m16n8k8" f16, "mma.m16n8k4" tf32,
+      // "mma.m16n8k16" 8-bit integer) and the sm_90 f64 m16n8k{4,8,16} (PTX ISA "mma.m16n8k*
+      // with .f64"; CuTe's SM90_16x8x*_F64 A layout ((4,8),(2,K/8)):((16,1),(8,64)) read as
+      // row = group + 8 (i % 2), col = tig + 4 (i / 2); B ((4,8),K/4):((8,1),32): row = tig + 4 i).
+      {"mma_m16n8k8_f32_f16", 'a', 6, 3, 9, 5},    {"mma_m16n8k8_f32_f16", 'b', 6, 1, 5, 1},
+      {"mma_m16n8k8_f16_f16", 'd', 6, 2, 9, 4},    {"mma_m16n8k4_f32_tf32", 'a', 6, 1, 9, 2},
+      {"mma_m16n8k4_f32_tf32", 'b', 6, 0, 2, 1},   {"mma_m16n8k16_s32_s8", 'a', 6, 5, 9, 9},
+      {"mma_m16n8k16_s32_s8", 'b', 6, 3, 11, 1},   {"mma_m16n8k32_s32_u8", 'a', 6, 13, 9, 25},
+      {"mma_m16n8k4_f64_f64", 'a', 6, 1, 9, 2},    {"mma_m16n8k4_f64_f64", 'b', 6, 0, 2, 1},
+      {"mma_m16n8k8_f64_f64", 'a', 6, 2, 1, 6},    {"mma_m16n8k8_f64_f64", 'b', 6, 1, 6, 1},
+      {"mma_m16n8k16_f64_f64", 'a', 6, 5, 9, 10},  {"mma_m16n8k16_f64_f64", 'a', 6, 6, 1, 14},
+      {"mma_m16n8k16_f64_f64", 'b', 6, 3, 14, 1},  {"mma_m16n8k16_f64_f64", 'd', 6, 3, 9, 5},
   };
   for (const Spot& s : spots) {
     const RowCol rc = variant(s.variant).position(s.operand, s.thread, s.index);

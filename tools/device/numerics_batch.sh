@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Issue 11 on a GPU node, in one call (well under 540 s):
+#   1. golden vector files of the MMA variants that have none yet (mma.sync m16n8k8 f16/bf16,
+#      m16n8k4 tf32, m16n8k16 s8, m16n8k32 u8, the sm_90 f64 m16n8k{4,8,16}), each written
+#      only after its fragment-layout self-test passed, small enough to commit (<= 1 MB xz);
+#   2. `vectors check` (default model) and `vectors check --candidates` on them, and
+#      `vectors infer` (the fitted parameters must equal the table row: "= sm_90...");
+#   3. `probe numerics --out`, timed (must be <= 120 s on an H100), then `lint` of the file
+#      it wrote; its vector files stay on the node (only the .toml and the log come back);
+#   4. the numeric family of a normal run, timed (must stay <= 60 s);
+#   5. the SASS opcodes of the new kernels (what the PTX became).
+# What comes back under $OUT: numerics_log.txt and numerics.tgz (golden/ = the new files and
+# their README.md, to be unpacked into expectations/golden/sm_XX/; reports/).
+# Usage: tools/device/numerics_batch.sh BUILD_DIR   (BUILD_DIR holds bin/gpuconform)
+. "$(dirname "$0")/prelude.sh" "${1:-}" numerics_log.txt
+G="$(cd "$B" && pwd)/bin/gpuconform"
+WORK=/tmp/gpuconform-numerics
+rm -rf "$WORK" && mkdir -p "$WORK/golden" "$WORK/reports" "$WORK/probe"
+elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
+
+echo "== device"
+nvidia-smi --query-gpu=name,pci.device_id,driver_version,compute_cap,clocks.sm,temperature.gpu --format=csv
+CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+ARCH="sm_$CC"
+"$G" vectors list | tee "$WORK/reports/variants.txt"
+
+echo "== 1. golden files of the new variants"
+# 2000 random instances as the committed files, two distinct rows of A and C each (the
+# committed ones have four) so that all golden files stay under the 40 MB the unit test
+# allows; the sm_90 f64 shapes carry 16 hex digits an element (k16: a 16 x 16 A), so fewer
+# instances keep them under 1 MB (golden_vectors_test.cpp: their floor is 500). Sizes from
+# `vectors generate --simulate sm_90`: 0.24 .. 0.76 MB each, 4.5 MB together.
+NEW="mma_m16n8k8_f32_f16 mma_m16n8k8_f32_bf16 mma_m16n8k8_f16_f16 mma_m16n8k4_f32_tf32 mma_m16n8k16_s32_s8
+     mma_m16n8k32_s32_u8 mma_m16n8k4_f64_f64:1000 mma_m16n8k8_f64_f64:600 mma_m16n8k16_f64_f64:500"
+start=$(date +%s.%N)
+for spec in $NEW; do
+  v=${spec%%:*}; n=2000; [ "$spec" != "$v" ] && n=${spec#*:}
+  timeout 120 "$G" vectors generate --out "$WORK/golden" --variant "$v" --count "$n" --distinct-rows 2 || echo "generate $v: exit $?"
+done
+echo "generate took $(elapsed "$start") s"
+ls -l "$WORK/golden"
+for f in "$WORK"/golden/*.txt.xz; do
+  [ "$(stat -c %s "$f")" -gt 1048576 ] && echo "TOO BIG to commit (> 1 MB): $f"
+done
+
+echo "== 2. check, candidates, infer"
+"$G" vectors check "$WORK"/golden/*.txt.xz > "$WORK/reports/check.txt" 2>&1
+echo "check exit: $?"
+cat "$WORK/reports/check.txt"
+"$G" vectors check --candidates "$WORK"/golden/*.txt.xz > "$WORK/reports/candidates.txt" 2>&1
+echo "candidates exit: $?"
+grep -E "candidate|^  [a-z_0-9]+: " "$WORK/reports/candidates.txt"
+"$G" vectors infer "$WORK"/golden/*.txt.xz > "$WORK/reports/infer.txt" 2>&1
+echo "infer exit: $?"
+cat "$WORK/reports/infer.txt"
+
+echo "== 3. probe numerics, timed (<= 120 s on an H100)"
+start=$(date +%s.%N)
+timeout 300 "$G" probe numerics --out "$WORK/probe/$ARCH-numerics.toml" > "$WORK/reports/probe_numerics.txt" 2>&1
+echo "probe numerics exit $? wall $(elapsed "$start") s"
+cat "$WORK/reports/probe_numerics.txt"
+"$G" lint "$WORK/probe/$ARCH-numerics.toml"
+echo "lint exit: $?"
+# The committed pending entries against what the survey found (same ids, same param).
+if [ -f "expectations/pending/$ARCH-numeric-features.toml" ]; then
+  python3 - "expectations/pending/$ARCH-numeric-features.toml" "$WORK/probe/$ARCH-numerics.toml" <<'PY'
+import re, sys
+def entries(path):
+    out, key = {}, None
+    for line in open(path):
+        m = re.match(r'\[probe\."([^"]+)"\]', line)
+        if m: key = m.group(1)
+        m = re.match(r'model = "([^"]+)"', line)
+        if m and key: out[key] = m.group(1)
+    return out
+pending, survey = entries(sys.argv[1]), entries(sys.argv[2])
+same = sum(1 for k in pending if survey.get(k) == pending[k])
+print(f"pending entries {len(pending)}, survey entries {len(survey)}, equal {same}")
+for k in sorted(pending):
+    if k in survey and survey[k] != pending[k]: print("DIFFERS", k, "pending", pending[k], "survey", survey[k])
+for k in sorted(set(pending) - set(survey)): print("not pinned by the survey:", k, pending[k])
+for k in sorted(set(survey) - set(pending)): print("only in the survey:", k, survey[k])
+PY
+fi
+
+echo "== 4. the numeric family of a normal run, timed (<= 60 s)"
+start=$(date +%s.%N)
+timeout 240 "$G" run --filter 'numeric.*' > "$WORK/reports/run_numeric.txt" 2>&1
+echo "run --filter 'numeric.*' exit $? wall $(elapsed "$start") s"
+grep -cE "^pass " "$WORK/reports/run_numeric.txt" | sed 's/^/passed: /'
+grep -E "^(fail|warn) " "$WORK/reports/run_numeric.txt" | cut -c1-200
+
+echo "== 5. SASS opcodes of the new kernels on $ARCH"
+if command -v cuobjdump > /dev/null; then
+  cuobjdump --dump-sass "$G" 2> /dev/null | awk '
+    /arch = /{arch=$3}
+    /Function : /{f=""; if (match($0, /mma_m16n8k(4|8|16|32)_[a-z0-9_]+/)) f=substr($0, RSTART, RLENGTH); next}
+    f!="" && match($0, /(HMMA|IMMA|DMMA|F2FP)[.A-Z0-9_]*/) {print arch, f, substr($0, RSTART, RLENGTH)}' |
+    sort | uniq -c | grep "$ARCH" > "$WORK/reports/sass_mma.txt"
+  cat "$WORK/reports/sass_mma.txt"
+fi
+
+echo "== pack"
+cp "$WORK/probe/$ARCH-numerics.toml" "$WORK/reports/" 2> /dev/null
+tar -C "$WORK" -czf "$OUT/numerics.tgz" golden reports
+ls -l "$OUT"
