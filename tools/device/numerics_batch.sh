@@ -7,7 +7,8 @@
 #      `vectors infer` (the fitted parameters must equal the table row: "= sm_90...");
 #   3. `probe numerics --out`, timed (must be <= 120 s on an H100), then `lint` of the file
 #      it wrote; its vector files stay on the node (only the .toml and the log come back);
-#   4. the numeric family of a normal run, timed (must stay <= 60 s);
+#   4. the numeric family of a normal run, timed (must stay <= 60 s); numeric.profile.*
+#      recorded into a scratch file and run once with a run record (tables and curves);
 #   5. the SASS opcodes of the new kernels (what the PTX became).
 # What comes back under $OUT: numerics_log.txt and numerics.tgz (golden/ = the new files and
 # their README.md, to be unpacked into expectations/golden/sm_XX/; reports/).
@@ -89,6 +90,25 @@ timeout 240 "$G" run --filter 'numeric.*' > "$WORK/reports/run_numeric.txt" 2>&1
 echo "run --filter 'numeric.*' exit $? wall $(elapsed "$start") s"
 grep -cE "^pass " "$WORK/reports/run_numeric.txt" | sed 's/^/passed: /'
 grep -E "^(fail|warn) " "$WORK/reports/run_numeric.txt" | cut -c1-200
+
+echo "== 4b. numeric.profile.* (seed 001): record into a scratch file, then one run with a run record"
+start=$(date +%s.%N)
+timeout 240 "$G" record --probe 'numeric.profile.*' --out "$WORK/reports/$ARCH-profile.toml" > "$WORK/reports/record_profile.txt" 2>&1
+echo "record numeric.profile exit $? wall $(elapsed "$start") s"
+tail -8 "$WORK/reports/record_profile.txt"
+timeout 240 "$G" run --filter 'numeric.profile.*' --overlay "$WORK/reports/$ARCH-profile.toml" \
+  --record "$WORK/reports/profile_run.jsonl" > "$WORK/reports/run_profile.txt" 2>&1
+echo "run numeric.profile exit $?"
+python3 - "$WORK/reports/profile_run.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    m = r.get("measured") or {}
+    if not str(r.get("id", r.get("probe", ""))).startswith("numeric.profile"): continue
+    print(r.get("id", r.get("probe")), m.get("value"), m.get("unit"))
+    for s in m.get("series", []):
+        print("   ", s["name"], ["%.3g" % y for y in s["y"]["values"]])
+PY
 
 echo "== 5. SASS opcodes of the new kernels on $ARCH"
 if command -v cuobjdump > /dev/null; then
