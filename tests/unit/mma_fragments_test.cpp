@@ -94,6 +94,8 @@ TEST(MmaFragments, MatchThePtxIsaFigures) {
       {"mma_m16n8k8_f64_f64", 'a', 6, 2, 1, 6},    {"mma_m16n8k8_f64_f64", 'b', 6, 1, 6, 1},
       {"mma_m16n8k16_f64_f64", 'a', 6, 5, 9, 10},  {"mma_m16n8k16_f64_f64", 'a', 6, 6, 1, 14},
       {"mma_m16n8k16_f64_f64", 'b', 6, 3, 14, 1},  {"mma_m16n8k16_f64_f64", 'd', 6, 3, 9, 5},
+      // wgmma m64nNk*'s D: d[4j .. 4j+3] is the m16n8 C tile of columns 8j .. 8j+7 of the warp's rows.
+      {"wgmma_m64n256k32_s32_s8", 'd', 38, 13, 17, 29}, {"wgmma_m64n256k32_s32_s8", 'd', 127, 127, 63, 255},
   };
   for (const Spot& s : spots) {
     const RowCol rc = variant(s.variant).position(s.operand, s.thread, s.index);

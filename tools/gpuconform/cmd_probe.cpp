@@ -108,9 +108,15 @@ int numerics(const ProbeArgs& args) {
       continue;
     }
     Pending p{&v, {}, {}, {}};
+    // Wide shapes (wgmma m64n256: 32 times the outputs of m64n8) get fewer instances, so
+    // that every path costs about the same to fit.
+    const std::size_t outputs = v.layout.c_count();
+    const int per_class =
+        outputs <= 1024 ? args.per_class
+                        : std::min(args.per_class, std::max(20, static_cast<int>(args.per_class * 1024 / outputs)));
     try {
-      p.records = simulated ? simulate_survey_instances(v, args.per_class, kSurveySeed, args.simulate_arch)
-                            : run_survey_instances(v, args.per_class, kSurveySeed);
+      p.records = simulated ? simulate_survey_instances(v, per_class, kSurveySeed, args.simulate_arch)
+                            : run_survey_instances(v, per_class, kSurveySeed);
     } catch (const std::invalid_argument& e) {  // simulating: no model of this variant
       fmt::print("skipped {}: {}\n", v.name(), e.what());
       ++skipped;
@@ -144,7 +150,8 @@ int numerics(const ProbeArgs& args) {
         continue;
       }
       try {
-        if (!vectors_dir.empty()) {
+        // Only the entries' sources are kept: a path without numeric.feature.* tests needs none.
+        if (!vectors_dir.empty() && !f.feature_path.empty()) {
           const std::string file = p.variant->name() + ".txt.xz";
           write_survey_vectors((fs::path(vectors_dir) / file).string(), *p.variant, p.records, header);
           f.vectors = vectors_folder(args.out) + "/" + file;
