@@ -7,7 +7,8 @@
 #   2. `vectors check` (default model) and `vectors check --candidates` on them, and
 #      `vectors infer` (the fitted parameters must equal the table row: "= sm_90...");
 #   3. `probe numerics --out`, timed (must be <= 120 s on an H100), then `lint` of the file
-#      it wrote; its vector files stay on the node (only the .toml and the log come back);
+#      it wrote, and its entries against the committed numeric.feature.* ones; its vector
+#      files stay on the node (only the .toml and the log come back);
 #   4. the numeric family of a normal run, timed (must stay <= 60 s); numeric.profile.*
 #      recorded into a scratch file and run once with a run record (tables and curves);
 #   5. the SASS opcodes of the new kernels (what the PTX became).
@@ -72,27 +73,25 @@ echo "probe numerics exit $? wall $(elapsed "$start") s"
 cat "$WORK/reports/probe_numerics.txt"
 "$G" lint "$WORK/probe/$ARCH-numerics.toml"
 echo "lint exit: $?"
-# The committed pending entries against what the survey found (same ids, same param).
-if [ -f "expectations/pending/$ARCH-numeric-features.toml" ]; then
-  python3 - "expectations/pending/$ARCH-numeric-features.toml" "$WORK/probe/$ARCH-numerics.toml" <<'PY'
+# The committed numeric.feature.* entries against what the survey pinned (same ids, same param).
+python3 - "expectations/$ARCH.toml" "$WORK/probe/$ARCH-numerics.toml" <<'PY'
 import re, sys
 def entries(path):
     out, key = {}, None
     for line in open(path):
         m = re.match(r'\[probe\."([^"]+)"\]', line)
         if m: key = m.group(1)
-        m = re.match(r'model = "([^"]+)"', line)
-        if m and key: out[key] = m.group(1)
+        m = re.match(r'model = "(param:[^"]+)"', line)
+        if m and key and key.startswith("numeric.feature."): out[key] = m.group(1)
     return out
-pending, survey = entries(sys.argv[1]), entries(sys.argv[2])
-same = sum(1 for k in pending if survey.get(k) == pending[k])
-print(f"pending entries {len(pending)}, survey entries {len(survey)}, equal {same}")
-for k in sorted(pending):
-    if k in survey and survey[k] != pending[k]: print("DIFFERS", k, "pending", pending[k], "survey", survey[k])
-for k in sorted(set(pending) - set(survey)): print("not pinned by the survey:", k, pending[k])
-for k in sorted(set(survey) - set(pending)): print("only in the survey:", k, survey[k])
+committed, survey = entries(sys.argv[1]), entries(sys.argv[2])
+same = sum(1 for k in committed if survey.get(k) == committed[k])
+print(f"committed feature entries {len(committed)}, survey entries {len(survey)}, equal {same}")
+for k in sorted(committed):
+    if k in survey and survey[k] != committed[k]: print("DIFFERS", k, "committed", committed[k], "survey", survey[k])
+for k in sorted(set(committed) - set(survey)): print("not pinned by the survey:", k, committed[k])
+for k in sorted(set(survey) - set(committed)): print("only in the survey:", k, survey[k])
 PY
-fi
 
 echo "== 4. the numeric family of a normal run, timed (<= 60 s)"
 start=$(date +%s.%N)
