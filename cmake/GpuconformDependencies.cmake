@@ -29,6 +29,13 @@ if(NOT Eigen3_FOUND)
   gpuconform_missing("Eigen3" "libeigen3-dev")
 endif()
 
+# MPFR C++ (mpreal), header-only: Eigen matrices over MPFR scalars, the matrix-level
+# references of the numeric.profile.* probes (kernels/numeric/profile_reference.hpp).
+find_path(GPUCONFORM_MPREAL_INCLUDE_DIR mpreal.h)
+if(NOT GPUCONFORM_MPREAL_INCLUDE_DIR)
+  gpuconform_missing("MPFR C++ (mpreal.h)" "libmpfrc++-dev")
+endif()
+
 # toml++ is used header-only: its shared library is not on every GPU node.
 find_path(GPUCONFORM_TOMLPP_INCLUDE_DIR toml++/toml.h)
 if(NOT GPUCONFORM_TOMLPP_INCLUDE_DIR)

@@ -23,9 +23,8 @@
 
 #include "gpuconform/probe.hpp"
 #include "numeric/feature_probes.hpp"
-#include "numeric/mma_check.hpp"
-#include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
+#include "numeric/path_survey.hpp"
 #include "numeric/vector_infer.hpp"
 
 namespace gpuconform::kernels {
@@ -58,7 +57,6 @@ constexpr const char* kProperties[] = {"lowering",         "block_order",       
 constexpr std::size_t kPathCount = sizeof(kPaths) / sizeof(kPaths[0]);
 constexpr std::size_t kPropertyCount = sizeof(kProperties) / sizeof(kProperties[0]);
 
-constexpr int kInstancesPerClass = 400;  // as the golden files: enough for every parameter they pin
 constexpr std::uint64_t kSeed = 0x6665617475726573ull;  // "features"
 
 // The fit of one variant on this GPU, computed once per process.
@@ -68,20 +66,7 @@ const InferResult& fit_on_gpu(const MmaVariant& v, const DeviceInfo& device) {
   const std::lock_guard<std::mutex> lock(mutex);
   const auto key = std::make_pair(v.name(), device.index);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  ref::Rng rng(kSeed);
-  check_layout(v, layout_instances(v.layout, 64, rng));
-  std::vector<MmaInstance> instances;
-  for (const std::string& klass : random_classes(v.layout))
-    for (MmaInstance& in : draw_instances(v.layout, klass, kInstancesPerClass, rng)) instances.push_back(std::move(in));
-  for (MmaInstance& in : probe_instances(v.layout)) instances.push_back(std::move(in));
-  const std::vector<std::uint64_t> d = v.run(instances);
-  const std::size_t per = v.layout.c_count();
-  std::vector<ref::MmaRecord> records;
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    MmaInstance& in = instances[i];
-    records.push_back({std::move(in.klass), std::move(in.a), std::move(in.b), std::move(in.c),
-                       std::vector<std::uint64_t>(d.begin() + i * per, d.begin() + (i + 1) * per)});
-  }
+  std::vector<ref::MmaRecord> records = run_survey_instances(v, kSurveyInstancesPerClass, kSeed);
   return cache.emplace(key, infer_records(v.layout, std::move(records), device.arch())).first->second;
 }
 
@@ -134,6 +119,12 @@ bool register_all(std::index_sequence<P...>) {
 const bool kRegistered = register_all(std::make_index_sequence<kPathCount>{});
 
 }  // namespace
+
+std::string feature_path_of(std::string_view variant) {
+  for (const FeaturePath& fp : kPaths)
+    if (variant == fp.variant) return fp.path;
+  return {};
+}
 
 Measurement feature_measurement(const InferResult& fit, const std::string& property, const Expectation* expectation) {
   if (!fit.error.empty()) throw std::runtime_error(fit.error);

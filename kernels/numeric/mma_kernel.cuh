@@ -87,7 +87,7 @@ constexpr NameFacts parse_name(const char* name) {
 // .f64, and "Register fragments" of wgmma) ---------------------------------------------
 
 enum class Fragments {
-  kSyncM16N8,    // mma.sync m16n8k{8,16,32}: any element width
+  kSyncM16N8,    // mma.sync m16n8k{4,8,16,32}: any element width, f64 included
   kSyncM8N8F64,  // mma.sync m8n8k4 .f64
   kWarpgroup,    // wgmma m64nNk*: each warp holds 16 rows, laid out as mma.sync m16n8
 };
@@ -95,15 +95,18 @@ enum class Fragments {
 // Elements per register: 32-bit registers hold 32/bits elements, lowest index in the low bits.
 constexpr int per_register(int bits) { return bits >= 32 ? 1 : 32 / bits; }
 
-// A (16 x K) of mma.sync m16n8kK and of one warp of wgmma; `t` is the lane.
-__host__ __device__ constexpr RowCol m16_a(int t, int i, int per, int k) {
+// A (16 x K) of mma.sync m16n8kK and of one warp of wgmma; `t` is the lane. The four
+// threads of a group hold 4 * per consecutive columns per register; the next register pair
+// (A) or register (B) moves 4 * per columns on. One rule for every K and element width:
+// k8/k16 f16 (per 2), k16/k32 8-bit (per 4), k4/k8 tf32 and k4/k8/k16 f64 (per 1).
+__host__ __device__ constexpr RowCol m16_a(int t, int i, int per) {
   const int group = t / 4, tig = t % 4;
-  return {group + 8 * ((i / per) % 2), tig * per + i % per + (k / 2) * (i / (2 * per))};
+  return {group + 8 * ((i / per) % 2), tig * per + i % per + 4 * per * (i / (2 * per))};
 }
 // B (K x 8) of mma.sync m16n8kK.
-__host__ __device__ constexpr RowCol m16_b(int t, int i, int per, int k) {
+__host__ __device__ constexpr RowCol m16_b(int t, int i, int per) {
   const int group = t / 4, tig = t % 4;
-  return {tig * per + i % per + (k / 2) * (i / per), group};
+  return {tig * per + i % per + 4 * per * (i / per), group};
 }
 // C and D (16 x N, N a multiple of 8): pairs of columns, rows group and group + 8.
 __host__ __device__ constexpr RowCol m16_c(int t, int i) {
@@ -119,7 +122,7 @@ __host__ __device__ constexpr RowCol a_at(int t, int i) {
   if constexpr (V::kFragments == Fragments::kSyncM8N8F64) {
     return {t / 4, t % 4};
   } else {
-    const RowCol rc = m16_a(t % 32, i, per_register(f.ab_bits), f.k);
+    const RowCol rc = m16_a(t % 32, i, per_register(f.ab_bits));
     return {rc.row + 16 * (t / 32), rc.col};
   }
 }
@@ -129,7 +132,7 @@ __host__ __device__ constexpr RowCol b_at(int t, int i) {
   if constexpr (V::kFragments == Fragments::kSyncM8N8F64)
     return {t % 4, t / 4};
   else
-    return m16_b(t, i, per_register(f.ab_bits), f.k);
+    return m16_b(t, i, per_register(f.ab_bits));
 }
 template <class V>
 __host__ __device__ constexpr RowCol c_at(int t, int i) {

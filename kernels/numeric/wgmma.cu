@@ -124,5 +124,64 @@ const Requirements kNeedsSm90a{90, 90, "sm_90a (wgmma)"};
 
 GC_WGMMA_TABLE(GC_WGMMA_VARIANTS)
 
+// ---- s8 with wide N (m64nNk32, N = 16 .. 256): the arithmetic is exact integer whatever N,
+// but the accumulator fragment grows to N/2 registers a thread, laid out as N/8 mma.sync
+// m16n8 C tiles (mma_kernel.cuh c_at). A and B from shared memory only.
+// Register lists "%0,...,%N-1" of the wide accumulators (string literals: asm needs them so).
+#define GC_WG_REGS8 "%0,%1,%2,%3,%4,%5,%6,%7"
+#define GC_WG_REGS16 GC_WG_REGS8 \
+  ",%8,%9,%10,%11,%12,%13,%14,%15"
+#define GC_WG_REGS32 GC_WG_REGS16 \
+  ",%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+#define GC_WG_REGS64 GC_WG_REGS32 \
+  ",%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47" \
+  ",%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
+#define GC_WG_REGS128 GC_WG_REGS64 \
+  ",%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79" \
+  ",%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95" \
+  ",%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111" \
+  ",%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127"
+#define GC_WG_D8(o) "+r"(r.d[o]), "+r"(r.d[o + 1]), "+r"(r.d[o + 2]), "+r"(r.d[o + 3]), \
+  "+r"(r.d[o + 4]), "+r"(r.d[o + 5]), "+r"(r.d[o + 6]), "+r"(r.d[o + 7])
+#define GC_WG_D16(o) GC_WG_D8(o), GC_WG_D8(o + 8)
+#define GC_WG_D32(o) GC_WG_D16(o), GC_WG_D16(o + 16)
+#define GC_WG_D64(o) GC_WG_D32(o), GC_WG_D32(o + 32)
+#define GC_WG_D128(o) GC_WG_D64(o), GC_WG_D64(o + 64)
+
+#define GC_EXEC_WG_S32_WIDE(Ptx, Regs, IA, IB, IS)                                              \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    asm volatile(GC_WGMMA_OPEN(IS) Ptx " {" GC_WG_REGS##Regs "}, %" IA ", %" IB ", p" GC_WGMMA_CLOSE \
+                 : GC_WG_D##Regs(0)                                                             \
+                 : "l"(r.desc_a), "l"(r.desc_b), "r"(1)                                         \
+                 : "memory");                                                                   \
+  }
+
+// Name, PTX, accumulator registers a thread (N/2), operand numbers of desc-a, desc-b and
+// scale-d (they follow the accumulators).
+#define GC_WGMMA_WIDE_TABLE(X)                                                                              \
+  X(wgmma_m64n16k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8", 8, "8", "9", "10")           \
+  X(wgmma_m64n32k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8", 16, "16", "17", "18")        \
+  X(wgmma_m64n64k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8", 32, "32", "33", "34")        \
+  X(wgmma_m64n128k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8", 64, "64", "65", "66")      \
+  X(wgmma_m64n256k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", 128, "128", "129", "130")  \
+  X(wgmma_m64n256k32_s32_s8_satfinite, "wgmma.mma_async.sync.aligned.m64n256k32.satfinite.s32.s8.s8", 128,   \
+    "128", "129", "130")
+
+#define GC_WGMMA_WIDE_VARIANT(Name, Ptx, Regs, IA, IB, IS)                                         \
+  struct Name {                                                                                    \
+    static constexpr const char* kName = #Name;                                                    \
+    static constexpr Fragments kFragments = Fragments::kWarpgroup;                                 \
+    static constexpr bool kARegisters = false;                                                     \
+    static constexpr bool kNeedsSm90a = true;                                                      \
+    static constexpr int kMinArch = 900;                                                           \
+    GC_EXEC_WG_S32_WIDE(Ptx, Regs, IA, IB, IS)                                                     \
+  };                                                                                               \
+  const bool Name##_registered = register_mma_variant(#Name, Ptx, "", 90, true, &run_mma<Name>,    \
+                                                      &mma_has_code<Name>, fragment_counts<Name>(), \
+                                                      &fragment_position<Name>);
+
+GC_WGMMA_WIDE_TABLE(GC_WGMMA_WIDE_VARIANT)
+
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -86,6 +86,11 @@ const TensorCoreModel* default_model(std::string_view arch, std::string_view var
   const std::string id = std::string(base_arch(arch)) + "." + std::string(instruction) + "." +
                          std::string(parts[2]) + "." + std::string(parts[3]);
   const TensorCoreModel* m = find_model(id);
+  // wmma without a row of its own: nvcc compiles wmma.mma to the tensor-core instruction of
+  // mma.sync with the same formats (HMMA), so that row applies; the golden wmma files check
+  // it (tools/device/numerics_batch.sh). A wmma row (tf32 on sm_90) takes precedence.
+  if (m == nullptr && instruction == "wmma")
+    m = find_model(std::string(base_arch(arch)) + ".mma_sync." + std::string(parts[2]) + "." + std::string(parts[3]));
   if (m == nullptr) return nullptr;
   const auto& ks = m->k_shapes;
   return std::find(ks.begin(), ks.end(), k) != ks.end() ? m : nullptr;

@@ -30,6 +30,27 @@ const InferResult& simulated_fit() {
   return fit;
 }
 
+// A shape shorter than the table's block (m16n8k8 under sm_90's L=16 row) is one block of K:
+// the fit finds L = K, and that is no difference from the table.
+TEST(VectorInfer, ABlockLongerThanKIsNoDifference) {
+  std::string why;
+  const VectorVariant v = *parse_variant("mma_m16n8k8_f32_f16", why);
+  const ref::TensorCoreModel& model = *ref::default_model("sm_90", v.name);
+  ASSERT_GT(model.block_size, v.k);
+  ref::Rng rng(5);
+  std::vector<ref::MmaRecord> records;
+  for (const std::string& klass : random_classes(v))
+    for (MmaInstance& in : draw_instances(v, klass, 20, rng)) {
+      std::vector<std::uint64_t> d(v.c_count());
+      ref::mma(model, v.m, v.n, v.k, in.a.data(), in.b.data(), in.c.data(), d.data());
+      records.push_back({in.klass, in.a, in.b, in.c, d});
+    }
+  const InferResult r = infer_records(v, std::move(records), "sm_90");
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.matched, r.outputs);
+  EXPECT_TRUE(r.differs.empty()) << infer_line(r);
+}
+
 Expectation expect(const std::string& model) {
   Expectation e;
   e.probe_id = "numeric.feature.mma_sync.f32.e4m3.lowering";

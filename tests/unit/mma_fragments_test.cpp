@@ -44,6 +44,11 @@ TEST(MmaFragments, EveryRegisterOperandCoversItsMatrixOnce) {
     SCOPED_TRACE(v.name());
     const VectorVariant& s = v.layout;
     const FragmentCounts& f = v.fragments;
+    if (s.instruction == "wmma") {  // opaque fragments: wmma.load/store place the operands
+      EXPECT_EQ(f.threads, 32);
+      EXPECT_EQ(f.a + f.b + f.d, 0);
+      continue;
+    }
     EXPECT_EQ(f.d * f.threads, s.m * s.n);
     EXPECT_EQ(coverage_problem(v, 'd', f.d, s.m, s.n), "");
     if (f.a > 0) {
@@ -77,6 +82,20 @@ TEST(MmaFragments, MatchThePtxIsaFigures) {
       {"mma_m8n8k4_f64_f64", 'a', 6, 0, 1, 2},     {"mma_m8n8k4_f64_f64", 'b', 6, 0, 2, 1},
       {"mma_m8n8k4_f64_f64", 'd', 6, 1, 1, 5},     {"wgmma_m64n8k16_f32_f16", 'd', 38, 3, 25, 5},
       {"wgmma_m64n8k16_f32_f16_areg", 'a', 70, 7, 41, 13},
+      // The shorter shapes ("Matrix fragments for mma.m16n8k8" f16, "mma.m16n8k4" tf32,
+      // "mma.m16n8k16" 8-bit integer) and the sm_90 f64 m16n8k{4,8,16} (PTX ISA "mma.m16n8k*
+      // with .f64"; CuTe's SM90_16x8x*_F64 A layout ((4,8),(2,K/8)):((16,1),(8,64)) read as
+      // row = group + 8 (i % 2), col = tig + 4 (i / 2); B ((4,8),K/4):((8,1),32): row = tig + 4 i).
+      {"mma_m16n8k8_f32_f16", 'a', 6, 3, 9, 5},    {"mma_m16n8k8_f32_f16", 'b', 6, 1, 5, 1},
+      {"mma_m16n8k8_f16_f16", 'd', 6, 2, 9, 4},    {"mma_m16n8k4_f32_tf32", 'a', 6, 1, 9, 2},
+      {"mma_m16n8k4_f32_tf32", 'b', 6, 0, 2, 1},   {"mma_m16n8k16_s32_s8", 'a', 6, 5, 9, 9},
+      {"mma_m16n8k16_s32_s8", 'b', 6, 3, 11, 1},   {"mma_m16n8k32_s32_u8", 'a', 6, 13, 9, 25},
+      {"mma_m16n8k4_f64_f64", 'a', 6, 1, 9, 2},    {"mma_m16n8k4_f64_f64", 'b', 6, 0, 2, 1},
+      {"mma_m16n8k8_f64_f64", 'a', 6, 2, 1, 6},    {"mma_m16n8k8_f64_f64", 'b', 6, 1, 6, 1},
+      {"mma_m16n8k16_f64_f64", 'a', 6, 5, 9, 10},  {"mma_m16n8k16_f64_f64", 'a', 6, 6, 1, 14},
+      {"mma_m16n8k16_f64_f64", 'b', 6, 3, 14, 1},  {"mma_m16n8k16_f64_f64", 'd', 6, 3, 9, 5},
+      // wgmma m64nNk*'s D: d[4j .. 4j+3] is the m16n8 C tile of columns 8j .. 8j+7 of the warp's rows.
+      {"wgmma_m64n256k32_s32_s8", 'd', 38, 13, 17, 29}, {"wgmma_m64n256k32_s32_s8", 'd', 127, 127, 63, 255},
   };
   for (const Spot& s : spots) {
     const RowCol rc = variant(s.variant).position(s.operand, s.thread, s.index);

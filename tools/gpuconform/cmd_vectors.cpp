@@ -60,6 +60,7 @@ int generate(const VectorArgs& args) {
                  count - 1);
       return kExitUnusable;
     }
+    use_device(args.device);  // the runners launch on the current device
     device = query_device(args.device);
     fmt::print("{} ({}, pci {}), driver {}, nvcc {}\n", device.name, device.arch(), device.sku(),
                device.driver_version, nvcc_version());

@@ -21,6 +21,7 @@ Command add_record_command(CLI::App& app);
 Command add_lint_command(CLI::App& app);
 Command add_list_command(CLI::App& app);
 Command add_vectors_command(CLI::App& app);
+Command add_probe_command(CLI::App& app);    // probe numerics: infer a live GPU's arithmetic
 Command add_compare_command(CLI::App& app);
 Command add_report_command(CLI::App& app);     // HTML / Markdown report of a run record
 Command add_resources_command(CLI::App& app);  // CTest resource-spec file

@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       {"lint", add_lint_command(app)},
       {"list", add_list_command(app)},
       {"vectors", add_vectors_command(app)},
+      {"probe", add_probe_command(app)},
       {"compare", add_compare_command(app)},
       {"report", add_report_command(app)},
       {"resources", add_resources_command(app)},

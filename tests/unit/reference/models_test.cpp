@@ -118,6 +118,10 @@ TEST(Models, DefaultModelMapsVectorFileVariants) {
       {"sm_100a", "tcgen05_m128n8k16_f32_f16", "sm_100.tcgen05.f32.f16"},
       {"sm_90", "mma_m16n8k32_f32_e4m3", "sm_90.mma_sync.f32.e4m3"},  // measured lowering
       {"sm_90", "mma_m16n8k32_f16_e4m3", "sm_90.mma_sync.f16.e4m3"},  // measured lowering
+      {"sm_90", "wmma_m16n16k16_f32_bf16", "sm_90.mma_sync.f32.bf16"},  // wmma: mma.sync's row
+      {"sm_90", "wmma_m16n16k16_f16_f16", "sm_90.mma_sync.f16.f16"},
+      {"sm_90", "wmma_m16n16k8_f32_tf32", "sm_90.wmma.f32.tf32"},       // ... unless it has its own
+      {"sm_80", "wmma_m16n16k8_f32_tf32", "sm_80.mma_sync.f32.tf32"},
       {"sm_80", "mma_m16n8k32_f16_e4m3", nullptr},          // no FP8 on Ampere
       {"sm_80", "mma_m16n8k32_f32_f16", nullptr},           // no such shape
       {"sm_80", "mma_m16n8k32_s32_s8_satfinite", nullptr},  // integer, qualifier

@@ -1,0 +1,41 @@
+#pragma once
+// The GPU half shared by the numeric.feature.* probes and `gpuconform probe numerics`: run
+// one MMA variant on the discriminating instances a fit needs and hand back the records.
+// The recipe is the golden generator's (layout self-test, every random input class, then
+// the literature probes of numerics.md §3: Fasi et al. 2021, MMA-Sim and the suite's own),
+// with fewer random instances: enough to pin every parameter the golden files pin.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpuconform/device_info.hpp"
+
+#include "gpuconform/reference/model_fit.hpp"
+#include "numeric/mma_variant.hpp"
+
+namespace gpuconform::kernels {
+
+constexpr int kSurveyInstancesPerClass = 400;
+
+// Runs the fragment-layout self-test (throws std::runtime_error when it fails), then
+// `per_class` random instances of every class of the variant and its probe instances, on
+// the current device. Throws CudaError.
+std::vector<ref::MmaRecord> run_survey_instances(const MmaVariant& v, int per_class, std::uint64_t seed);
+
+// The same instances with D from `arch`'s model instead of a GPU, for testing the pipeline
+// (never golden data). Throws std::invalid_argument when `arch` has no model of the variant.
+std::vector<ref::MmaRecord> simulate_survey_instances(const MmaVariant& v, int per_class, std::uint64_t seed,
+                                                      const std::string& arch);
+
+// The `# key: value` provenance lines of a survey's vector files: the golden files' keys,
+// so `vectors check` and `vectors infer` read them back. `device` nullptr: simulated.
+std::vector<std::pair<std::string, std::string>> survey_header(const DeviceInfo* device, const std::string& arch,
+                                                               std::uint64_t seed);
+
+// Writes the records as a vector file (xz when `path` ends in .xz). Throws
+// std::runtime_error on an I/O error.
+void write_survey_vectors(const std::string& path, const MmaVariant& v, const std::vector<ref::MmaRecord>& records,
+                          const std::vector<std::pair<std::string, std::string>>& header);
+
+}  // namespace gpuconform::kernels

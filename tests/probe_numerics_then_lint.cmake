@@ -1,0 +1,33 @@
+# `gpuconform probe numerics --simulate ARCH` end to end without a GPU: it must exit 0 (the
+# fit reproduces every simulated output), write an expectation file that `lint` accepts
+# (the golden: sources resolve to the vector files written beside it), holding CONTAINS.
+# Usage: cmake -DGPUCONFORM=... -DOUT=file.toml -DCONTAINS="a|b" -P this -- <probe numerics args>
+set(args)
+set(seen_separator FALSE)
+foreach(i RANGE ${CMAKE_ARGC})
+  if(seen_separator)
+    list(APPEND args "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(seen_separator TRUE)
+  endif()
+endforeach()
+file(REMOVE "${OUT}")
+execute_process(COMMAND "${GPUCONFORM}" probe numerics ${args} --out "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "probe numerics exited ${code}")
+endif()
+execute_process(COMMAND "${GPUCONFORM}" lint "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "lint of the file probe numerics wrote exited ${code}")
+endif()
+file(READ "${OUT}" text)
+string(REPLACE "|" ";" CONTAINS "${CONTAINS}")
+foreach(want IN LISTS CONTAINS)
+  string(FIND "${text}" "${want}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${OUT} lacks: ${want}\n${text}")
+  endif()
+endforeach()
