@@ -25,13 +25,6 @@ std::uint32_t read_sysfs_hex(const std::string& bus_id, const char* file) {
   }
 }
 
-std::string read_driver_version() {
-  std::ifstream in("/sys/module/nvidia/version");
-  std::string version;
-  if (in >> version) return version;
-  return {};
-}
-
 std::string format_uuid(const cudaUUID_t& uuid) {
   const auto* b = reinterpret_cast<const unsigned char*>(uuid.bytes);
   return fmt::format("GPU-{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-"
@@ -47,6 +40,13 @@ int attribute(cudaDeviceAttr attr, int index) {
 }
 
 }  // namespace
+
+std::string nvidia_driver_version() {
+  std::ifstream in("/sys/module/nvidia/version");
+  std::string version;
+  if (in >> version) return version;
+  return {};
+}
 
 std::string DeviceInfo::arch() const { return fmt::format("sm_{}{}", cc_major, cc_minor); }
 
@@ -93,7 +93,7 @@ DeviceInfo query_device(int index) {
   info.pci_device_id = read_sysfs_hex(info.pci_bus_id, "device");
   info.pci_subsystem_id = read_sysfs_hex(info.pci_bus_id, "subsystem_device");
   info.uuid = format_uuid(prop.uuid);
-  info.driver_version = read_driver_version();
+  info.driver_version = nvidia_driver_version();
   GC_CUDA_CHECK(cudaDriverGetVersion(&info.cuda_driver_version));
   GC_CUDA_CHECK(cudaRuntimeGetVersion(&info.cuda_runtime_version));
   return info;

@@ -13,6 +13,7 @@
 #include "gpuconform/junit.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/runner.hpp"
+#include "run_outputs.hpp"
 
 namespace gpuconform::cli {
 namespace {
@@ -26,8 +27,7 @@ struct RunArgs {
   std::string expectations_dir = default_expectations_dir();
   std::vector<std::string> overlays;
   std::vector<std::string> filters{"*"};
-  std::string record_path = "gpuconform-run.jsonl";
-  std::string junit_path = "gpuconform-junit.xml";
+  RunOutputOptions outputs;  // where the record, JUnit and summary go (run_outputs.hpp)
   bool quick = false;
   double probe_timeout_s = 0;
   bool probe_timeout_given = false;
@@ -42,7 +42,7 @@ void tally(RunTally& t, const std::vector<TestResult>& results) {
     }
 }
 
-int run(const RunArgs& args) {
+int run(const RunArgs& args, RunOutputs& outputs) {
   // Everything that can be checked without a GPU is checked before any CUDA call.
   const std::vector<const Probe*> probes = select_probes(args.filters);
   if (probes.empty()) {
@@ -88,7 +88,7 @@ int run(const RunArgs& args) {
   config.overlays = args.overlays;
   config.quick = args.quick;
   if (args.probe_timeout_given) config.probe_timeout_s = args.probe_timeout_s;
-  config.record_path = args.record_path;
+  config.record_path = outputs.record_path();
 
   RunTally totals;
   std::vector<std::string> junit_files;
@@ -111,16 +111,17 @@ int run(const RunArgs& args) {
     if (!gpu.open_error.empty()) {
       fmt::print("== GPU {}\nfail {}\n", index, gpu.open_error);
       ++totals.gpus_unopened;
+      outputs.add(std::move(gpu), "");
       continue;
     }
     print_summary(gpu.results);
     tally(totals, gpu.results);
-    std::string junit = args.junit_path;
-    if (devices.size() > 1) junit = fmt::format("{}.gpu{}.xml", args.junit_path, index);
+    const std::string junit = outputs.junit_path(index, devices.size() > 1);
     std::ofstream(junit) << junit_xml(gpu.results, *gpu.device);
     junit_files.push_back(junit);
+    outputs.add(std::move(gpu), junit);
   }
-  fmt::print("run record: {}\n", args.record_path);
+  fmt::print("run record: {}\n", outputs.record_path());
   for (const auto& j : junit_files) fmt::print("junit: {}\n", j);
   const RunExit code = run_exit_code(totals);
   if (totals.gpus_unopened) fmt::print("{} GPU(s) could not be opened: failed\n", totals.gpus_unopened);
@@ -143,8 +144,7 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last")->check(CLI::ExistingFile);
   sub->add_option("--filter", args->filters, "Probe id glob(s), e.g. 'latency.*'")->capture_default_str();
-  sub->add_option("--record", args->record_path, "Run record (JSON lines, appended)")->capture_default_str();
-  sub->add_option("--junit", args->junit_path, "JUnit XML report")->capture_default_str();
+  add_run_output_options(*sub, args->outputs);
   sub->add_flag("--quick", args->quick, "Fewer repeats (smoke test)");
   CLI::Option* timeout = sub->add_option("--probe-timeout", args->probe_timeout_s,
                   fmt::format("Time limit of every probe, seconds (default: max({:g}, {:g} x its recorded seconds), "
@@ -152,7 +152,14 @@ Command add_run_command(CLI::App& app) {
                               kTimeLimitFloorS, kTimeLimitFactor, kTimeLimitUnrecordedS));
   return [args, timeout] {
     args->probe_timeout_given = timeout->count() > 0;
-    return run(*args);
+    std::unique_ptr<RunOutputs> outputs;
+    try {
+      outputs = std::make_unique<RunOutputs>(args->outputs);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "gpuconform run: {}; nothing was run\n", e.what());
+      return kExitUnusable;
+    }
+    return outputs->finish(run(*args, *outputs));
   };
 }
 

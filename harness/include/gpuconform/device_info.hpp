@@ -39,6 +39,10 @@ struct DeviceInfo {
 // driver, no device, ...) in words a person can act on.
 int device_count(std::string* why = nullptr);
 
+// The NVIDIA kernel module's version ("580.159.04", from sysfs); "" without the driver.
+// Needs no CUDA context.
+std::string nvidia_driver_version();
+
 // Queries device `index` and makes it current. Throws CudaError on failure.
 DeviceInfo query_device(int index);
 
