@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "gpuconform/atomic_file.hpp"
@@ -164,11 +165,23 @@ TEST(PrometheusTextfile, EscapesLabelValues) {
   EXPECT_EQ(prometheus_label_value("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
 }
 
-// The sample textfile for promtool (tests/prom_check.sh): written where the variable says.
+// Every line is a comment or `name{labels} value` of the text format; the file also goes
+// to promtool (tests/prom_check.sh sets GPUCONFORM_PROM_SAMPLE to where it reads it).
 TEST(PrometheusTextfile, WritesTheSampleForPromtool) {
-  const char* out = std::getenv("GPUCONFORM_PROM_SAMPLE");
-  if (!out) GTEST_SKIP() << "GPUCONFORM_PROM_SAMPLE not set (tests/prom_check.sh sets it)";
+  const char* env = std::getenv("GPUCONFORM_PROM_SAMPLE");
+  const std::string out = env ? env : (fs::temp_directory_path() / ("gpuconform_sample_" + std::to_string(::getpid()) + ".prom")).string();
   write_file_atomically(out, prometheus_textfile(sample_outcome()));
+  std::ifstream in(out);
+  const std::regex sample(R"re(^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\\n]|\\.)*",?)*\})? -?[0-9.e+]+$)re");
+  const std::regex comment(R"(^# (HELP|TYPE) gpuconform_[a-z_]+ .+$)");
+  int samples = 0;
+  for (std::string line; std::getline(in, line);) {
+    const bool ok = std::regex_match(line, comment) || std::regex_match(line, sample);
+    EXPECT_TRUE(ok) << line;
+    samples += line[0] != '#';
+  }
+  EXPECT_GT(samples, 20);
+  if (!env) fs::remove(out);
 }
 
 TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
