@@ -9,7 +9,9 @@ packages=(cmake ninja-build ccache g++ pkg-config libgtest-dev libgmock-dev libe
           libmpfr-dev libmpfrc++-dev libgmp-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
           liblzma-dev xz-utils libpugixml-dev
           clang libclang-rt-dev    # clang + libFuzzer runtime: the fuzz tests (tests/fuzz)
-          chromium)                # headless browser: the report screenshot test (tests/report)
+          chromium                 # headless browser: the report screenshot test (tests/report)
+          prometheus shellcheck python3-yaml   # promtool, recipe checks (tests/outputs_tests.cmake)
+          dpkg-dev file)           # dpkg-shlibdeps for the .deb's Depends (cmake/GpuconformPackaging.cmake)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

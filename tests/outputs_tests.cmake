@@ -1,0 +1,45 @@
+# Tests of the fleet outputs and the operator recipes (issue 12, items 5 and 6), kept in
+# one file apart from the rest of tests/CMakeLists.txt. Tools that are only packaged on
+# some machines (promtool, shellcheck, PyYAML, dpkg-deb) make their test skip (exit 77)
+# with the reason where they are absent; CI installs them (tools/bootstrap.sh).
+
+# promtool (Debian `prometheus`) accepts the textfile of a made-up run and of the CLI.
+add_test(NAME outputs.prom_promtool_check
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" $<TARGET_FILE:gpuconform_unit_tests>
+                 $<TARGET_FILE:gpuconform> "${CMAKE_CURRENT_BINARY_DIR}/prom_check")
+set_tests_properties(outputs.prom_promtool_check PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77)
+
+# The recipes against a stand-in gpuconform; their shell syntax (bash -n) and shellcheck.
+add_test(NAME outputs.recipes
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/recipes_test.sh" "${PROJECT_SOURCE_DIR}"
+                 "${CMAKE_CURRENT_BINARY_DIR}/recipes")
+set(recipe_scripts "${PROJECT_SOURCE_DIR}/contrib/nhc/gpuconform.nhc" "${PROJECT_SOURCE_DIR}/contrib/slurm/prolog.sh"
+    "${PROJECT_SOURCE_DIR}/contrib/slurm/epilog.sh" "${PROJECT_SOURCE_DIR}/contrib/slurm/gpuconform-check.sh"
+    "${CMAKE_CURRENT_SOURCE_DIR}/contrib/recipes_test.sh" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/fake_gpuconform.sh"
+    "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh")
+add_test(NAME outputs.recipes_bash_syntax COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" syntax
+                                                  ${recipe_scripts})
+add_test(NAME outputs.recipes_shellcheck COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" shellcheck
+                                                 ${recipe_scripts})
+set_tests_properties(outputs.recipes outputs.recipes_bash_syntax outputs.recipes_shellcheck
+                     PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77)
+
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  add_test(NAME outputs.k8s_job_parses
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/k8s_job_test.py"
+                   "${PROJECT_SOURCE_DIR}/contrib/k8s/gpuconform-job.yaml")
+  add_test(NAME outputs.dockerfile_lint
+           COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/dockerfile_lint.py"
+                   "${PROJECT_SOURCE_DIR}/contrib/docker/Dockerfile" $<TARGET_FILE:gpuconform>)
+  set_tests_properties(outputs.k8s_job_parses outputs.dockerfile_lint PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77)
+endif()
+
+# The packages: build them (cpack on this build tree), check the .deb's Depends name the
+# fmt, MPFR and GMP runtime packages, unpack both .debs into an empty root (dpkg -x) and run
+# `gpuconform list --arch sm_90` from there. Label `package` (not `unit`): it packs ~50 MB.
+add_test(NAME package.deb_installs_and_lists
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh" "${PROJECT_BINARY_DIR}"
+                 "${CMAKE_CURRENT_BINARY_DIR}/package_check")
+set_tests_properties(package.deb_installs_and_lists PROPERTIES LABELS "package" SKIP_RETURN_CODE 77 TIMEOUT 600
+                     RUN_SERIAL TRUE)
