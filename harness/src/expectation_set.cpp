@@ -124,14 +124,17 @@ ExpectationSet load_expectations(const ExpectationQuery& q) {
 std::string default_expectations_dir() {
   namespace fs = std::filesystem;
   if (const char* env = std::getenv("GPUCONFORM_EXPECTATIONS"); env && *env) return env;
-  const std::string source_dir = GPUCONFORM_SOURCE_EXPECTATIONS_DIR;
-  if (!source_dir.empty() && fs::is_directory(source_dir)) return source_dir;
+  // An installed binary (PREFIX/bin) reads the expectations installed with it first, even
+  // where the source tree it was built from still exists: a package must run on what it
+  // ships. A binary in the build tree has no such directory and reads the source tree's.
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
     const fs::path installed = exe.parent_path().parent_path() / "share/gpuconform/expectations";
     if (fs::is_directory(installed)) return installed.string();
   }
+  const std::string source_dir = GPUCONFORM_SOURCE_EXPECTATIONS_DIR;
+  if (!source_dir.empty() && fs::is_directory(source_dir)) return source_dir;
   return source_dir.empty() ? "expectations" : source_dir;
 }
 

@@ -133,8 +133,8 @@ struct ExpectationQuery {
 // missing user overlay or any invalid file throws ExpectationError.
 ExpectationSet load_expectations(const ExpectationQuery& query);
 
-// The directory the suite reads expectations from: $GPUCONFORM_EXPECTATIONS,
-// else the source tree it was built from, else <prefix>/share/gpuconform/expectations.
+// Where expectations are read from: $GPUCONFORM_EXPECTATIONS, else <prefix>/share/
+// gpuconform/expectations beside an installed binary, else the source tree it was built from.
 std::string default_expectations_dir();
 
 // True when `text` matches the glob `pattern` ('*' any run, '?' one char).
