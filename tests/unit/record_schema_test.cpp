@@ -248,5 +248,37 @@ TEST(RunCli, RunThatCannotStartStillWritesValidOutputs) {
   fs::remove_all(dir);
 }
 
+// Without --out-dir each run gets a directory of its own under gpuconform-runs/ (two runs
+// in one second too); --append writes the old files in the working directory, a header each.
+TEST(RunCli, EachRunGetsItsOwnDirectoryAndAppendKeepsTheOldFiles) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("gpuconform_cli_dirs_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string run = fmt::format("cd '{}' && CUDA_VISIBLE_DEVICES= '{}' run --filter 'latency.alu.*' >>log.txt 2>&1",
+                                      dir.string(), GPUCONFORM_CLI);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(WEXITSTATUS(std::system(run.c_str())), 2);
+  std::vector<fs::path> runs;
+  for (const auto& e : fs::directory_iterator(dir / "gpuconform-runs")) runs.push_back(e.path());
+  ASSERT_EQ(runs.size(), 2u) << std::ifstream(dir / "log.txt").rdbuf();
+  for (const fs::path& r : runs) {
+    EXPECT_TRUE(fs::exists(r / "run.jsonl")) << r;
+    EXPECT_TRUE(fs::exists(r / "summary.json")) << r;
+  }
+  const std::string append = fmt::format(
+      "cd '{}' && CUDA_VISIBLE_DEVICES= '{}' run --append >>log.txt 2>&1; CUDA_VISIBLE_DEVICES= '{}' run --append "
+      ">>log.txt 2>&1",
+      dir.string(), GPUCONFORM_CLI, GPUCONFORM_CLI);
+  EXPECT_EQ(WEXITSTATUS(std::system(append.c_str())), 2);
+  std::ifstream record(dir / "gpuconform-run.jsonl");
+  int headers = 0;
+  for (std::string line; std::getline(record, line);) headers += json::parse(line).value("record", "") == "header";
+  EXPECT_EQ(headers, 2);
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir / "gpuconform-runs")) ++entries;
+  EXPECT_EQ(entries, 2u) << "--append made a run directory";
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gpuconform
