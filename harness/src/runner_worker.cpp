@@ -49,9 +49,6 @@ int work(const WorkerArgs& a) {
   emit({WorkerEventKind::device, {}, {}, device, {}});
   if (a.describe) return kWorkerExitDone;
   for (unsigned pid : a.own_pids) add_own_process(pid);
-  // Before the first probe's clock starts: a cold SASS cache costs seconds of
-  // cuobjdump, which would otherwise count against that probe's time limit.
-  sass::load_disassembly(device.arch());
 
   ExpectationSet expectations;
   try {
@@ -60,6 +57,17 @@ int work(const WorkerArgs& a) {
     emit({WorkerEventKind::fatal, {}, {}, {}, fmt::format("cannot load the expectations: {}", err.what())});
     return kWorkerExitFatal;
   }
+  // A quick run disassembles only when one of its entries asserts opcodes: otherwise the
+  // notes are informational and tens of seconds of cuobjdump would exceed its budget.
+  if (a.quick) {
+    bool asserts_opcodes = false;
+    for (const std::string& id : a.probes)
+      if (const Expectation* e = expectations.find(id); e && !e->sass.empty()) asserts_opcodes = true;
+    sass::allow_cold_disassembly(asserts_opcodes);
+  }
+  // Before the first probe's clock starts: a cold SASS cache costs seconds of
+  // cuobjdump, which would otherwise count against that probe's time limit.
+  sass::load_disassembly(device.arch());
   const Registry& registry = Registry::instance();
   for (const std::string& id : a.probes) {
     const Probe* probe = registry.find(id);
