@@ -13,7 +13,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
+#include "gpuconform/gpu_lock.hpp"
 #include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/sass.hpp"
@@ -21,6 +23,11 @@
 
 namespace gpuconform {
 namespace {
+
+// Probes of this group copy over the host's PCIe link, which the GPUs of a node share.
+constexpr const char* kHostLinkGroup = "throughput.pcie";
+// /tmp, not $TMPDIR, for the reason gpu_lock_path gives.
+constexpr const char* kHostLinkLockPath = "/tmp/gpuconform-host-link.lock";
 
 // The context's health after a probe; "" when it is usable.
 std::string context_error() {
@@ -75,8 +82,15 @@ int work(const WorkerArgs& a) {
       emit({WorkerEventKind::fatal, {}, {}, {}, fmt::format("the worker knows no probe {}", id)});
       return kWorkerExitFatal;
     }
+    // The host link is shared by every GPU of the node: with all GPUs running at once,
+    // two PCIe copy probes would measure each other. They take turns (before "starting",
+    // so the wait counts against the worker's start limit, not the probe's own).
+    std::optional<GpuLock> host_link;
+    if (probe_group(id) == kHostLinkGroup)
+      host_link.emplace(kHostLinkLockPath, [] {});
     emit({WorkerEventKind::starting, id, {}, {}, {}});
     TestResult result = run_conformance_test(*probe, device, expectations, RunOptions{a.quick});
+    host_link.reset();
     const std::string lost = context_error();
     if (!lost.empty()) {
       const std::string consequence =
