@@ -55,7 +55,7 @@ std::string clock_text(double seconds) {
 std::string status_line(const GpuStatus& s, std::size_t width) {
   std::string line = fmt::format("GPU {}{}", s.index, s.label.empty() ? "" : " " + s.label);
   if (!s.error.empty()) {
-    line += " could not be opened: " + s.error;
+    line = s.error;  // "GPU 2 could not be opened: ..." (OpenedGpu::open_error names the GPU)
   } else {
     constexpr std::size_t kBar = 20;
     const std::size_t filled = s.total ? std::min(kBar, s.done * kBar / s.total) : 0;

@@ -52,7 +52,7 @@ struct GpuStatus {
   std::optional<double> eta;
   int failed = 0, warned = 0, skipped = 0;
   bool finished = false;
-  std::string error;  // could not be opened
+  std::string error;  // could not be opened: the whole line, e.g. OpenedGpu::open_error
 };
 // One line, at most `width` characters (a line that wraps breaks the redraw):
 // "GPU 0 GPU-4250cf40 [#######.......]  45/283 latency.alu.fma.rn.f32  0:12, ETA 0:31  1 fail".
