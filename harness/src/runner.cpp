@@ -5,17 +5,22 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_record.hpp"
+#include "gpuconform/run_record_schema.hpp"
 
 namespace gpuconform {
 namespace {
 
 // The parent's view of a worker's record line: enough for the summary table
-// and JUnit (the line itself goes to the run record untouched).
+// and JUnit (the line goes to the run record as the worker wrote it, plus the
+// run's level and, at --level long, which run it was).
 TestResult result_from_record(const Probe* probe, const nlohmann::json& record, const ExpectationSet& expectations) {
   TestResult r;
   r.probe = probe;
@@ -39,8 +44,43 @@ TestResult result_from_record(const Probe* probe, const nlohmann::json& record, 
   return r;
 }
 
+// Every GPU's thread appends here. append_record_line writes a line with one write(2)
+// on O_APPEND already; the lock makes "never two half lines" independent of the file
+// system's append semantics.
+std::mutex record_mutex;
+
 void append(const RunnerConfig& config, const nlohmann::json& line) {
-  if (!config.record_path.empty()) append_record_line(config.record_path, line);
+  if (config.record_path.empty()) return;
+  std::lock_guard<std::mutex> lock(record_mutex);
+  append_record_line(config.record_path, line);
+}
+
+WorkerArgs base_worker_args(int index, const RunnerConfig& config) {
+  WorkerArgs base;
+  base.device = index;
+  base.expectations_dir = config.expectations_dir;
+  base.overlays = config.overlays;
+  base.quick = config.level == RunLevel::quick;
+  return base;
+}
+
+// The spread of a probe's runs at --level long, for readers of the record (compare
+// reads the runs themselves: one test line each).
+nlohmann::json spread_line(const std::string& probe, const RepeatedResult& r, const DeviceInfo& device) {
+  nlohmann::json j = {{"schema_version", kRunRecordSchemaVersion},
+                      {"record", "spread"},
+                      {"probe", probe},
+                      {"runs", r.runs},
+                      {"verdict", outcome_name(r.result.verdict.outcome)},
+                      {"values", r.values},
+                      {"device", {{"index", device.index}, {"uuid", device.uuid}, {"pci_bus_id", device.pci_bus_id}}},
+                      {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
+                      {"time", utc_timestamp()}};
+  if (r.result.measurement) j["unit"] = r.result.measurement->unit;
+  if (r.spread)
+    j["stats"] = {{"n", r.spread->n},     {"median", r.spread->median}, {"mad", r.spread->mad},
+                  {"min", r.spread->min}, {"max", r.spread->max}};
+  return j;
 }
 
 nlohmann::json gpu_state_line(const DeviceInfo& device, const char* when) {
@@ -105,49 +145,83 @@ std::vector<std::string> worker_arguments(const WorkerArgs& a) {
   return out;
 }
 
-GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config,
-               const GpuRunHooks& hooks) {
-  GpuRun run;
-  run.index = index;
-  WorkerArgs base;
-  base.device = index;
-  base.expectations_dir = config.expectations_dir;
-  base.overlays = config.overlays;
-  base.quick = config.quick;
-  const std::vector<std::string> args = worker_arguments(base);
-
+OpenedGpu open_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config) {
+  OpenedGpu gpu;
+  gpu.index = index;
   std::string error;
-  run.device = describe_device(config.worker, args, error);
-  if (!run.device) {
-    run.open_error = fmt::format("GPU {} could not be opened: {}", index, error);
+  gpu.device = describe_device(config.worker, worker_arguments(base_worker_args(index, config)), error);
+  if (!gpu.device) {
+    gpu.open_error = fmt::format("GPU {} could not be opened: {}", index, error);
+    return gpu;
+  }
+  // The parent loads the same files as the workers: for the level's selection, time
+  // limits and the expectation of a probe the runner itself fails. Throws ExpectationError.
+  gpu.expectations = load_device_expectations(*gpu.device, config.expectations_dir, config.overlays);
+  gpu.probes = select_for_level(probes, gpu.expectations, *gpu.device, config.level);
+  return gpu;
+}
+
+std::vector<OpenedGpu> open_gpus(const std::vector<int>& indices, const std::vector<const Probe*>& probes,
+                                 const RunnerConfig& config) {
+  std::vector<OpenedGpu> gpus(indices.size());
+  std::vector<std::exception_ptr> errors(indices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        gpus[i] = open_gpu(indices[i], probes, config);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return gpus;
+}
+
+GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks) {
+  GpuRun run;
+  run.index = gpu.index;
+  run.device = gpu.device;
+  run.open_error = gpu.open_error;
+  if (!gpu.device) {
     append(config, {{"record", "gpu_open"},
                     {"verdict", "fail"},
-                    {"reason", run.open_error},
-                    {"device", {{"index", index}}},
+                    {"reason", gpu.open_error},
+                    {"device", {{"index", gpu.index}}},
                     {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
                     {"time", utc_timestamp()}});
     return run;
   }
-  const DeviceInfo& device = *run.device;
-  // The parent loads the same files as the workers: for time limits, the header
-  // and the expectation of a probe the runner itself fails. Throws ExpectationError.
-  const ExpectationSet expectations = load_device_expectations(device, config.expectations_dir, config.overlays);
-  if (hooks.opened) hooks.opened(device, expectations, probes.size());
+  const DeviceInfo& device = *gpu.device;
+  const ExpectationSet& expectations = gpu.expectations;
+  const std::vector<std::string> args = worker_arguments(base_worker_args(gpu.index, config));
+  const int passes = std::max(1, config.repeats);
 
-  // No worker is alive here, so NVML's process list shows only what else uses the GPU.
+  // No worker of this GPU is alive here, so NVML's process list shows only what else uses it.
   append(config, gpu_state_line(device, "before"));
   std::map<std::string, const Probe*> by_id;
   std::vector<std::string> ids;
-  for (const Probe* p : probes) {
+  for (const Probe* p : gpu.probes) {
     by_id[p->id] = p;
     ids.push_back(p->id);
   }
-  auto deliver = [&](TestResult r, const nlohmann::json& line) {
+  std::map<std::string, std::vector<TestResult>> runs_of;  // per probe, over the passes
+  std::vector<TestResult> in_order;                         // the first pass's order
+  int pass = 0;
+  auto deliver = [&](TestResult r, nlohmann::json line) {
+    line["level"] = level_name(config.level);
+    if (passes > 1) line["repeat"] = {{"index", pass + 1}, {"of", passes}};
     append(config, line);
-    run.results.push_back(std::move(r));
-    if (hooks.result) hooks.result(run.results.back());
+    if (hooks.result) hooks.result(r, pass);
+    if (pass == 0) in_order.push_back(r);
+    runs_of[r.probe ? r.probe->id : std::string()].push_back(std::move(r));
   };
   ProbeSupervision supervision;
+  supervision.started = [&](const std::string& id) {
+    if (hooks.started) hooks.started(id, pass);
+  };
   supervision.time_limit = [&](const std::string& id) {
     return probe_time_limit(expectations.find(id), config.probe_timeout_s);
   };
@@ -162,9 +236,56 @@ GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerC
     if (const Expectation* e = expectations.find(id)) r.expectation = *e;
     deliver(r, record_json(r, device));
   };
-  supervise_probes(config.worker, args, ids, supervision);
+  for (pass = 0; pass < passes; ++pass) supervise_probes(config.worker, args, ids, supervision);
+  if (passes == 1) {
+    run.results = std::move(in_order);
+  } else {
+    for (const TestResult& first : in_order) {
+      const std::string id = first.probe ? first.probe->id : std::string();
+      RepeatedResult merged = aggregate_runs(runs_of[id]);
+      append(config, spread_line(id, merged, device));
+      run.results.push_back(merged.result);
+      run.repeated.push_back(std::move(merged));
+    }
+  }
   append(config, gpu_state_line(device, "after"));
   return run;
+}
+
+std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config,
+                             const ParallelRunHooks& hooks) {
+  std::vector<GpuRun> runs(gpus.size());
+  std::vector<std::exception_ptr> errors(gpus.size());
+  std::mutex hook_mutex;
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    threads.emplace_back([&, i] {
+      GpuRunHooks mine;
+      mine.started = [&, i](const std::string& probe, int pass) {
+        std::lock_guard<std::mutex> lock(hook_mutex);
+        if (hooks.started) hooks.started(i, probe, pass);
+      };
+      mine.result = [&, i](const TestResult& r, int pass) {
+        std::lock_guard<std::mutex> lock(hook_mutex);
+        if (hooks.result) hooks.result(i, r, pass);
+      };
+      try {
+        runs[i] = run_opened_gpu(gpus[i], config, mine);
+      } catch (...) {  // the record could not be written: the caller says so
+        errors[i] = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(hook_mutex);
+      if (hooks.finished) hooks.finished(i);
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return runs;
+}
+
+GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config,
+               const GpuRunHooks& hooks) {
+  return run_opened_gpu(open_gpu(index, probes, config), config, hooks);
 }
 
 }  // namespace gpuconform

@@ -113,6 +113,7 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
         started = Clock::now();
         limit = hooks.time_limit(event.probe);
         deadline = after(limit);
+        if (hooks.started) hooks.started(event.probe);
         break;
       case WorkerEventKind::finished: {
         const auto it = std::find(pending.begin(), pending.end(), event.probe);

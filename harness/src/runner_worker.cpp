@@ -13,7 +13,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
+#include "gpuconform/gpu_lock.hpp"
 #include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/sass.hpp"
@@ -21,6 +23,11 @@
 
 namespace gpuconform {
 namespace {
+
+// Probes of this group copy over the host's PCIe link, which the GPUs of a node share.
+constexpr const char* kHostLinkGroup = "throughput.pcie";
+// /tmp, not $TMPDIR, for the reason gpu_lock_path gives.
+constexpr const char* kHostLinkLockPath = "/tmp/gpuconform-host-link.lock";
 
 // The context's health after a probe; "" when it is usable.
 std::string context_error() {
@@ -49,9 +56,6 @@ int work(const WorkerArgs& a) {
   emit({WorkerEventKind::device, {}, {}, device, {}});
   if (a.describe) return kWorkerExitDone;
   for (unsigned pid : a.own_pids) add_own_process(pid);
-  // Before the first probe's clock starts: a cold SASS cache costs seconds of
-  // cuobjdump, which would otherwise count against that probe's time limit.
-  sass::load_disassembly(device.arch());
 
   ExpectationSet expectations;
   try {
@@ -60,6 +64,17 @@ int work(const WorkerArgs& a) {
     emit({WorkerEventKind::fatal, {}, {}, {}, fmt::format("cannot load the expectations: {}", err.what())});
     return kWorkerExitFatal;
   }
+  // A quick run disassembles only when one of its entries asserts opcodes: otherwise the
+  // notes are informational and tens of seconds of cuobjdump would exceed its budget.
+  if (a.quick) {
+    bool asserts_opcodes = false;
+    for (const std::string& id : a.probes)
+      if (const Expectation* e = expectations.find(id); e && !e->sass.empty()) asserts_opcodes = true;
+    sass::allow_cold_disassembly(asserts_opcodes);
+  }
+  // Before the first probe's clock starts: a cold SASS cache costs seconds of
+  // cuobjdump, which would otherwise count against that probe's time limit.
+  sass::load_disassembly(device.arch());
   const Registry& registry = Registry::instance();
   for (const std::string& id : a.probes) {
     const Probe* probe = registry.find(id);
@@ -67,8 +82,15 @@ int work(const WorkerArgs& a) {
       emit({WorkerEventKind::fatal, {}, {}, {}, fmt::format("the worker knows no probe {}", id)});
       return kWorkerExitFatal;
     }
+    // The host link is shared by every GPU of the node: with all GPUs running at once,
+    // two PCIe copy probes would measure each other. They take turns (before "starting",
+    // so the wait counts against the worker's start limit, not the probe's own).
+    std::optional<GpuLock> host_link;
+    if (probe_group(id) == kHostLinkGroup)
+      host_link.emplace(kHostLinkLockPath, [] {});
     emit({WorkerEventKind::starting, id, {}, {}, {}});
     TestResult result = run_conformance_test(*probe, device, expectations, RunOptions{a.quick});
+    host_link.reset();
     const std::string lost = context_error();
     if (!lost.empty()) {
       const std::string consequence =

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -189,6 +190,8 @@ namespace {
 // this executable for one architecture.
 using NoteIndex = std::map<std::string, std::string>;
 
+std::atomic<bool> cold_disassembly_allowed{true};
+
 std::string cache_dir() {
   if (const char* d = std::getenv("GPUCONFORM_SASS_CACHE"); d && *d) return d;
   if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) return std::string(d) + "/gpuconform";
@@ -291,7 +294,12 @@ std::string timed_region_note(const std::string& name, const std::string& arch) 
     NoteIndex index;
     if (file.empty() || !load_index(file, index)) {
       std::string why;
-      index = build_index(tool, arch, why);
+      if (cold_disassembly_allowed) {
+        index = build_index(tool, arch, why);
+      } else {
+        why = fmt::format("unavailable: not disassembled (a --level quick run reads only a cached disassembly; "
+                          "a standard run fills the cache in {})", cache_dir());
+      }
       if (index.empty()) failures[arch] = why;
       else if (!file.empty()) save_index(file, index);
     }
@@ -302,6 +310,8 @@ std::string timed_region_note(const std::string& name, const std::string& arch) 
   if (auto it = index.find(name); it != index.end()) return it->second;
   return fmt::format("unavailable: no {} code for {} in this executable", arch, name);
 }
+
+void allow_cold_disassembly(bool allowed) { cold_disassembly_allowed = allowed; }
 
 void load_disassembly(const std::string& arch) {
   if (!find_cuobjdump().empty()) (void)timed_region_note(std::string(), arch);  // builds or loads the index

@@ -9,11 +9,22 @@
 //   fake.garbage           writes a line that is not JSON
 //   fake.vanish            exits 0 in the middle of the probe
 //   fake.linger            finishes (pass), then hangs instead of starting the next probe
+//   fake.value             passes with a measured value (the worker's pid mod 97: runs differ)
+//   fake.big               passes with a record line of about 1 MB (interleaving tests)
+//   fake.board             passes, except on GPU 2 (hangs) and GPU 3 (aborts): one bad board
+//   fake.rendezvous        passes once $GPUCONFORM_FAKE_RENDEZVOUS_COUNT workers (GPUs) have
+//                          reached it at the same time (files in $GPUCONFORM_FAKE_RENDEZVOUS_DIR),
+//                          fails after 20 s otherwise: proof that GPUs run concurrently
 // `--device 9` cannot be opened; `--device 8` opens but its worker never reports.
+// Each GPU has its own UUID, "GPU-fake-<device>".
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "gpuconform/runner.hpp"
@@ -44,16 +55,46 @@ int main(int argc, char** argv) {
   info.name = "Fake GPU";
   info.cc_major = 9;
   info.cc_minor = 9;
-  info.uuid = "GPU-fake";
+  info.uuid = "GPU-fake-" + std::to_string(device);
   emit({WorkerEventKind::device, {}, {}, info, {}});
   if (describe) return kWorkerExitDone;
   for (const std::string& id : probes) {
     emit({WorkerEventKind::starting, id, {}, {}, {}});
+    // Like the real worker's record_json: the device in every line.
+    const nlohmann::json device_json = {{"index", device}, {"uuid", info.uuid}, {"name", info.name}};
     auto finish = [&](const char* verdict) {
-      emit({WorkerEventKind::finished, id, {{"probe", id}, {"verdict", verdict}, {"reason", "fake"}, {"seconds", 0.0}},
-            {}, {}});
+      emit({WorkerEventKind::finished, id,
+            {{"probe", id}, {"verdict", verdict}, {"reason", "fake"}, {"seconds", 0.0}, {"device", device_json}}, {}, {}});
     };
     if (id == "fake.pass") finish("pass");
+    else if (id == "fake.value") {
+      const double value = static_cast<double>(::getpid() % 97);
+      emit({WorkerEventKind::finished, id,
+            {{"probe", id}, {"verdict", "pass"}, {"reason", "fake"}, {"seconds", 0.0},
+             {"measured", {{"value", value}, {"unit", "cycles"}}}, {"device", device_json}},
+            {}, {}});
+    } else if (id == "fake.big") {
+      emit({WorkerEventKind::finished, id,
+            {{"probe", id}, {"verdict", "pass"}, {"reason", std::string(1 << 20, 'x')}, {"seconds", 0.0},
+             {"device", device_json}},
+            {}, {}});
+    } else if (id == "fake.board") {
+      if (device == 2) for (;;) ::pause();
+      if (device == 3) std::abort();
+      finish("pass");
+    } else if (id == "fake.rendezvous") {
+      const char* dir = std::getenv("GPUCONFORM_FAKE_RENDEZVOUS_DIR");
+      const char* count = std::getenv("GPUCONFORM_FAKE_RENDEZVOUS_COUNT");
+      if (!dir || !count) return kWorkerExitFatal;
+      std::ofstream(std::filesystem::path(dir) / std::to_string(device)) << "here\n";
+      const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+      auto arrived = [&] {
+        return std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator{});
+      };
+      while (arrived() < std::atol(count) && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      finish(arrived() >= std::atol(count) ? "pass" : "fail");
+    }
     else if (id == "fake.fail") finish("fail");
     else if (id == "fake.hang") for (;;) ::pause();
     else if (id == "fake.crash") std::abort();

@@ -179,13 +179,15 @@ TEST_F(RunGpu, WritesEveryVerdictBetweenTwoStateSnapshots) {
   const Probe hang{"fake.hang", Family::latency, "s", {}, {}, nullptr};
   std::vector<std::string> seen;
   GpuRunHooks hooks;
-  bool opened = false;
-  hooks.opened = [&](const DeviceInfo& d, const ExpectationSet&, std::size_t n) {
-    opened = d.name == "Fake GPU" && n == 3;
-  };
-  hooks.result = [&](const TestResult& r) { seen.push_back(r.probe->id + " " + outcome_name(r.verdict.outcome)); };
-  const GpuRun run = run_gpu(0, {&pass, &hang, &pass}, config_, hooks);
-  EXPECT_TRUE(opened);
+  std::vector<std::string> started;
+  hooks.started = [&](const std::string& id, int pass) { started.push_back(id + " " + std::to_string(pass)); };
+  hooks.result = [&](const TestResult& r, int) { seen.push_back(r.probe->id + " " + outcome_name(r.verdict.outcome)); };
+  const OpenedGpu gpu = open_gpu(0, {&pass, &hang, &pass}, config_);
+  ASSERT_TRUE(gpu.device);
+  EXPECT_EQ(gpu.device->name, "Fake GPU");
+  EXPECT_EQ(gpu.probes.size(), 3u) << "standard level: every probe";
+  const GpuRun run = run_opened_gpu(gpu, config_, hooks);
+  EXPECT_EQ(started, (std::vector<std::string>{"fake.pass 0", "fake.hang 0", "fake.pass 0"}));
   EXPECT_TRUE(run.open_error.empty());
   EXPECT_EQ(seen, (std::vector<std::string>{"fake.pass pass", "fake.hang fail", "fake.pass pass"}));
   const auto lines = record();

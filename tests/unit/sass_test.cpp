@@ -3,6 +3,10 @@
 // follows cuobjdump --dump-sass's format (two architecture sections, a
 // predicate guard, the encoding comments on separate lines).
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 
 #include "gpuconform/sass.hpp"
 
@@ -114,6 +118,23 @@ TEST(Sass, CheckFailsOnlyWithEvidence) {
   EXPECT_NE(why.find("FMUL:768"), std::string::npos) << why;
   Expectation none;
   EXPECT_EQ(check_expected_opcodes(none, other), "") << "no sass list: nothing asserted";
+}
+
+// --level quick: no disassembly on a cold cache (tens of seconds), a note that says so.
+// "cuobjdump" here is /bin/true, which lists no ELF: a disassembly that ran says "holds no".
+TEST(Sass, AQuickRunReadsNoColdDisassembly) {
+  const auto cache = std::filesystem::temp_directory_path() / ("gpuconform_sass_" + std::to_string(::getpid()));
+  ::setenv("GPUCONFORM_CUOBJDUMP", "/bin/true", 1);
+  ::setenv("GPUCONFORM_SASS_CACHE", cache.c_str(), 1);
+  allow_cold_disassembly(false);
+  const std::string quick = timed_region_note(std::string("_Z5chainPfS_"), "sm_77");
+  allow_cold_disassembly(true);
+  const std::string standard = timed_region_note(std::string("_Z5chainPfS_"), "sm_78");
+  ::unsetenv("GPUCONFORM_CUOBJDUMP");
+  ::unsetenv("GPUCONFORM_SASS_CACHE");
+  std::filesystem::remove_all(cache);
+  EXPECT_EQ(quick.rfind("unavailable: not disassembled", 0), 0u) << quick;
+  EXPECT_NE(standard.find("holds no sm_78 code"), std::string::npos) << standard;
 }
 
 }  // namespace

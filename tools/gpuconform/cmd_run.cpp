@@ -9,9 +9,11 @@
 
 #include "commands.hpp"
 #include "console.hpp"
+#include "run_display.hpp"
 #include "gpuconform/exit_code.hpp"
 #include "gpuconform/junit.hpp"
 #include "gpuconform/run_record.hpp"
+#include "gpuconform/run_level.hpp"
 #include "gpuconform/runner.hpp"
 #include "run_outputs.hpp"
 
@@ -28,7 +30,10 @@ struct RunArgs {
   std::vector<std::string> overlays;
   std::vector<std::string> filters{"*"};
   RunOutputOptions outputs;  // where the record, JUnit and summary go (run_outputs.hpp)
-  bool quick = false;
+  bool quick = false;  // the old spelling of --level quick
+  std::string level = "standard";
+  int repeats = kLongRepeatsDefault;
+  bool repeats_given = false;
   double probe_timeout_s = 0;
   bool probe_timeout_given = false;
 };
@@ -50,6 +55,20 @@ int run(const RunArgs& args, RunOutputs& outputs) {
     for (const auto& f : args.filters) filters += (filters.empty() ? "'" : " '") + f + "'";
     fmt::print(stderr, "gpuconform run: --filter {} matches no probe; nothing was run. Probe groups: {}{}\n", filters,
                selectable_probe_groups(), selftest_enabled() ? "" : " (self-test probes need GPUCONFORM_SELFTEST=1)");
+    return kExitUnusable;
+  }
+  std::optional<RunLevel> level = parse_level(args.level);
+  if (!level) {
+    fmt::print(stderr, "gpuconform run: --level must be quick, standard or long (not '{}')\n", args.level);
+    return kExitUnusable;
+  }
+  if (args.quick) level = RunLevel::quick;
+  if (args.repeats_given && *level != RunLevel::long_run) {
+    fmt::print(stderr, "gpuconform run: --repeats applies to --level long only\n");
+    return kExitUnusable;
+  }
+  if (*level == RunLevel::long_run && args.repeats < 2) {
+    fmt::print(stderr, "gpuconform run: --repeats must be 2 or more (a spread needs several runs)\n");
     return kExitUnusable;
   }
   if (args.probe_timeout_given && !(args.probe_timeout_s > 0)) {
@@ -86,41 +105,58 @@ int run(const RunArgs& args, RunOutputs& outputs) {
   config.worker = self_worker_command();
   config.expectations_dir = args.expectations_dir;
   config.overlays = args.overlays;
-  config.quick = args.quick;
+  config.level = *level;
+  config.repeats = *level == RunLevel::long_run ? args.repeats : 1;
   if (args.probe_timeout_given) config.probe_timeout_s = args.probe_timeout_s;
   config.record_path = outputs.record_path();
 
+  // Every GPU is opened (in parallel) and its expectations checked before any probe runs.
+  std::vector<OpenedGpu> opened;
+  try {
+    opened = open_gpus(devices, probes, config);
+  } catch (const ExpectationError& err) {
+    fmt::print(stderr, "{}\ngpuconform run: invalid expectation file(s); fix them (`gpuconform lint`) and rerun\n",
+               err.what());
+    return kExitUnusable;
+  }
+  for (const OpenedGpu& g : opened) {
+    if (!g.device) {
+      fmt::print("== GPU {}\nfail {}\n", g.index, g.open_error);
+      continue;
+    }
+    print_device_header(*g.device, g.expectations);
+    fmt::print("   level {}: {} of {} selected probe(s){}\n", level_name(config.level), g.probes.size(),
+               probes.size(), config.repeats > 1 ? fmt::format(", {} runs each", config.repeats) : "");
+  }
+  std::fflush(stdout);
+
+  std::vector<GpuRun> runs;
+  {
+    RunDisplay display(opened, config.repeats, RunDisplay::stdout_is_live_terminal());
+    ParallelRunHooks hooks;
+    hooks.started = [&](std::size_t gpu, const std::string& probe, int pass) { display.started(gpu, probe, pass); };
+    hooks.result = [&](std::size_t gpu, const TestResult& r, int pass) { display.result(gpu, r, pass); };
+    hooks.finished = [&](std::size_t gpu) { display.finished(gpu); };
+    runs = run_gpus(opened, config, hooks);
+    display.close();
+  }
+
   RunTally totals;
   std::vector<std::string> junit_files;
-  for (int index : devices) {
-    std::size_t done = 0, total = 0;
-    GpuRunHooks hooks;
-    hooks.opened = [&](const DeviceInfo& device, const ExpectationSet& expectations, std::size_t n) {
-      print_device_header(device, expectations);
-      total = n;
-    };
-    hooks.result = [&](const TestResult& r) { print_progress(++done, total, r); };
-    GpuRun gpu;
-    try {
-      gpu = run_gpu(index, probes, config, hooks);
-    } catch (const ExpectationError& err) {
-      fmt::print(stderr, "{}\ngpuconform run: invalid expectation file(s); fix them (`gpuconform lint`) and rerun\n",
-                 err.what());
-      return kExitUnusable;
-    }
-    if (!gpu.open_error.empty()) {
-      fmt::print("== GPU {}\nfail {}\n", index, gpu.open_error);
+  for (const GpuRun& gpu : runs) {
+    if (!gpu.device) {
       ++totals.gpus_unopened;
       outputs.add(std::move(gpu), "");
       continue;
     }
-    print_summary(gpu.results);
     tally(totals, gpu.results);
-    const std::string junit = outputs.junit_path(index, devices.size() > 1);
+    if (!gpu.repeated.empty()) print_spreads(gpu);
+    const std::string junit = outputs.junit_path(gpu.index, runs.size() > 1);
     std::ofstream(junit) << junit_xml(gpu.results, *gpu.device);
     junit_files.push_back(junit);
     outputs.add(std::move(gpu), junit);
   }
+  print_run_end(runs, totals);
   fmt::print("run record: {}\n", outputs.record_path());
   for (const auto& j : junit_files) fmt::print("junit: {}\n", j);
   const RunExit code = run_exit_code(totals);
@@ -145,13 +181,20 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last")->check(CLI::ExistingFile);
   sub->add_option("--filter", args->filters, "Probe id glob(s), e.g. 'latency.*'")->capture_default_str();
   add_run_output_options(*sub, args->outputs);
-  sub->add_flag("--quick", args->quick, "Fewer repeats (smoke test)");
+  sub->add_option("--level", args->level,
+                  "quick: a verdict from every probe group in seconds (node health checks); standard: every "
+                  "probe once; long: every probe --repeats times, with the spread")
+      ->capture_default_str();
+  CLI::Option* repeats = sub->add_option("--repeats", args->repeats, "Runs of each probe at --level long")
+                             ->capture_default_str();
+  sub->add_flag("--quick", args->quick, "Same as --level quick");
   CLI::Option* timeout = sub->add_option("--probe-timeout", args->probe_timeout_s,
                   fmt::format("Time limit of every probe, seconds (default: max({:g}, {:g} x its recorded seconds), "
                               "else {:g})",
                               kTimeLimitFloorS, kTimeLimitFactor, kTimeLimitUnrecordedS));
-  return [args, timeout] {
+  return [args, timeout, repeats] {
     args->probe_timeout_given = timeout->count() > 0;
+    args->repeats_given = repeats->count() > 0;
     std::unique_ptr<RunOutputs> outputs;
     try {
       outputs = std::make_unique<RunOutputs>(args->outputs);

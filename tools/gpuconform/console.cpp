@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "gpuconform/verdict_matrix.hpp"
+
 namespace gpuconform::cli {
 
 void print_device_header(const DeviceInfo& d, const ExpectationSet& expectations) {
@@ -15,41 +17,33 @@ void print_device_header(const DeviceInfo& d, const ExpectationSet& expectations
   for (const auto& f : expectations.files()) fmt::print("   expectations: {}\n", f);
 }
 
-void print_progress(std::size_t done, std::size_t total, const TestResult& r) {
-  fmt::print("[{:>3}/{}] {:<44} {:<4} {:6.2f} s\n", done, total, r.probe->id, outcome_name(r.verdict.outcome),
-             r.seconds);
-  std::fflush(stdout);
-}
-
-static std::string measured_text(const TestResult& r) {
-  if (!r.measurement) return "-";
-  const Measurement& m = *r.measurement;
-  if (m.peak) return fmt::format("{} ({:.3f} of peak)", format_value(m.value, m.unit), m.value / *m.peak);
-  if (m.compared) return fmt::format("{:.0f} of {} differ", m.value, m.compared);
-  return format_value(m.value, m.unit);
-}
-
-void print_summary(const std::vector<TestResult>& results) {
+void print_spreads(const GpuRun& gpu) {
   std::size_t wid = 4;
-  for (const auto& r : results) wid = std::max(wid, r.probe->id.size());
-  fmt::print("\n{:<{}}  {:<28}  {:<34}  {}\n", "test", wid, "measured", "expected", "verdict");
-  int counts[4] = {0, 0, 0, 0};
-  for (const auto& r : results) {
-    ++counts[static_cast<int>(r.verdict.outcome)];
-    const std::string expected = r.expectation ? describe_expected(*r.expectation) : "-";
-    fmt::print("{:<{}}  {:<28}  {:<34}  {}\n", r.probe->id, wid, measured_text(r), expected,
-               outcome_name(r.verdict.outcome));
+  for (const auto& r : gpu.repeated) wid = std::max(wid, r.result.probe ? r.result.probe->id.size() : 1);
+  fmt::print("\nGPU {}: spread over the runs of each probe\n{:<{}}  {:>5}  {:>14}  {:>12}  {:>14}  {:>14}  {}\n",
+             gpu.index, "test", wid, "runs", "median", "MAD", "min", "max", "verdict");
+  for (const RepeatedResult& r : gpu.repeated) {
+    const std::string id = r.result.probe ? r.result.probe->id : "?";
+    if (!r.spread) {
+      fmt::print("{:<{}}  {:>5}  {:>14}  {:>12}  {:>14}  {:>14}  {}\n", id, wid, r.runs, "-", "-", "-", "-",
+                 outcome_name(r.result.verdict.outcome));
+      continue;
+    }
+    const std::string unit = r.result.measurement ? r.result.measurement->unit : std::string();
+    fmt::print("{:<{}}  {:>5}  {:>14}  {:>12}  {:>14}  {:>14}  {}\n", id, wid, r.spread->n,
+               format_value(r.spread->median, unit), format_value(r.spread->mad, unit),
+               format_value(r.spread->min, unit), format_value(r.spread->max, unit),
+               outcome_name(r.result.verdict.outcome));
   }
-  bool header = false;
-  for (const auto& r : results) {
-    if (r.verdict.outcome == Outcome::pass) continue;
-    if (!header) fmt::print("\nDetails:\n");
-    header = true;
-    fmt::print("  {} {}: {}\n", outcome_name(r.verdict.outcome), r.probe->id, r.verdict.reason);
-  }
-  fmt::print("\n{} passed, {} failed, {} warned, {} skipped\n", counts[static_cast<int>(Outcome::pass)],
-             counts[static_cast<int>(Outcome::fail)], counts[static_cast<int>(Outcome::warn)],
-             counts[static_cast<int>(Outcome::skip)]);
+}
+
+void print_run_end(const std::vector<GpuRun>& runs, const RunTally& totals) {
+  fmt::print("\n{}", verdict_matrix(runs));
+  const std::vector<std::string> lines = non_pass_lines(runs);
+  if (!lines.empty()) fmt::print("\nNot passed:\n");
+  for (const std::string& l : lines) fmt::print("  {}\n", l);
+  fmt::print("\n{} passed, {} failed, {} warned, {} skipped\n", totals.passed, totals.failed, totals.warned,
+             totals.skipped);
 }
 
 }  // namespace gpuconform::cli

@@ -1,15 +1,19 @@
 #pragma once
-// Human-readable output of the CLI: progress lines and the summary table.
+// Human-readable output of the CLI: the device header and the end of a run.
 #include <string>
 #include <vector>
 
 #include "gpuconform/conformance.hpp"
+#include "gpuconform/exit_code.hpp"
+#include "gpuconform/runner.hpp"
 
 namespace gpuconform::cli {
 
 void print_device_header(const DeviceInfo& d, const ExpectationSet& expectations);
-void print_progress(std::size_t done, std::size_t total, const TestResult& r);
-// Table of test, measured, expected, verdict; then every non-pass reason.
-void print_summary(const std::vector<TestResult>& results);
+// --level long: per probe, the median, MAD, min and max over its runs.
+void print_spreads(const GpuRun& gpu);
+// The probe-group x GPU verdict matrix, then every verdict that is not a pass with its
+// reason, then the totals.
+void print_run_end(const std::vector<GpuRun>& runs, const RunTally& totals);
 
 }  // namespace gpuconform::cli

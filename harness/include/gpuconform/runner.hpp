@@ -12,16 +12,18 @@
 //
 // The parent never creates a CUDA context (the worker reports the device), so
 // NVML sees only the worker on the GPU and no fault can reach the parent. The
-// CLI (`gpuconform run`) is a thin front end; a parallel per-GPU front end would
-// call run_gpu once per device from its own thread (run_gpu keeps no global
-// state, record lines are appended with one write each). Workers die with the
-// thread that started them (PR_SET_PDEATHSIG): keep that thread in run_gpu.
+// CLI (`gpuconform run`) is a thin front end over run_gpus, which opens every GPU
+// and runs them all at once, one thread (and one worker at a time) per GPU:
+// run_gpu keeps no global state, record lines are appended whole under one lock,
+// and the hooks are called under one lock. Workers die with the thread that
+// started them (PR_SET_PDEATHSIG): keep that thread in run_opened_gpu.
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "gpuconform/conformance.hpp"
+#include "gpuconform/run_level.hpp"
 #include "gpuconform/worker_process.hpp"
 
 namespace gpuconform {
@@ -48,6 +50,8 @@ constexpr int kWorkerExitFatal = 5;        // could not go on (expectations, bad
 
 // What the supervisor reports as probes end.
 struct ProbeSupervision {
+  // A worker started the probe (optional; for progress displays).
+  std::function<void(const std::string& probe)> started;
   // Time limit of each probe, seconds.
   std::function<double(const std::string& probe)> time_limit;
   // A worker finished the probe: its record line (verdict inside).
@@ -83,7 +87,8 @@ struct RunnerConfig {
   WorkerCommand worker;               // self_worker_command() in the CLI
   std::string expectations_dir;
   std::vector<std::string> overlays;
-  bool quick = false;
+  RunLevel level = RunLevel::standard;
+  int repeats = 1;                    // passes over the selection (--level long)
   std::optional<double> probe_timeout_s;  // overrides every probe's limit
   std::string record_path;            // run record (JSON lines, appended); "" for none
 };
@@ -92,21 +97,57 @@ struct RunnerConfig {
 WorkerCommand self_worker_command();
 
 struct GpuRunHooks {
-  // The GPU opened and its expectations loaded; `probes` will run.
-  std::function<void(const DeviceInfo&, const ExpectationSet&, std::size_t probes)> opened;
+  // A probe started in a worker; `pass` counts from 0 (several at --level long).
+  std::function<void(const std::string& probe, int pass)> started;
   // One verdict (in the order they arrive).
-  std::function<void(const TestResult&)> result;
+  std::function<void(const TestResult&, int pass)> result;
+};
+
+// A GPU after its describe worker: its identity and expectations, and what its
+// level selects, or why it could not be opened.
+struct OpenedGpu {
+  int index = 0;
+  std::optional<DeviceInfo> device;
+  std::string open_error;  // the GPU could not be opened: a failure of this GPU
+  ExpectationSet expectations;
+  std::vector<const Probe*> probes;  // select_for_level of the filtered probes
 };
 
 struct GpuRun {
   int index = 0;
   std::optional<DeviceInfo> device;
-  std::string open_error;  // the GPU could not be opened: a failure of this GPU
+  std::string open_error;
+  // One result per probe, in run order; at --level long the runs of a probe merged
+  // (aggregate_runs), whose spreads are in `repeated`.
   std::vector<TestResult> results;
+  std::vector<RepeatedResult> repeated;
 };
 
-// Runs `probes` on GPU `index`. Throws ExpectationError for an invalid
-// expectation file (nothing can be judged on any GPU).
+// Opens GPU `index` in a describe worker, loads its expectations and selects its
+// probes for the level. Throws ExpectationError for an invalid expectation file
+// (nothing can be judged on any GPU).
+OpenedGpu open_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config);
+// The same for several GPUs at once (their describe workers run in parallel),
+// in `indices` order. Throws ExpectationError before any probe has run.
+std::vector<OpenedGpu> open_gpus(const std::vector<int>& indices, const std::vector<const Probe*>& probes,
+                                 const RunnerConfig& config);
+
+// Runs an opened GPU's probes (config.repeats passes): state snapshot, supervised
+// workers, every verdict in the record as it arrives, state snapshot. An unopened
+// GPU gets its "gpu_open" failure line in the record and no results.
+GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks = {});
+
+// Every opened GPU at once, one thread each; results in `gpus` order. Hook calls are
+// serialised (never two at a time); `gpu` is the GPU's position in `gpus`.
+struct ParallelRunHooks {
+  std::function<void(std::size_t gpu, const std::string& probe, int pass)> started;
+  std::function<void(std::size_t gpu, const TestResult&, int pass)> result;
+  std::function<void(std::size_t gpu)> finished;  // that GPU's last verdict is in
+};
+std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config,
+                             const ParallelRunHooks& hooks = {});
+
+// open_gpu then run_opened_gpu: one GPU, in this thread.
 GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config,
                const GpuRunHooks& hooks = {});
 

@@ -71,6 +71,13 @@ std::string timed_region_note(const std::string& mangled_name, const std::string
 // that asks for a note (and to that probe's time limit). Does nothing without cuobjdump.
 void load_disassembly(const std::string& arch);
 
+// Whether this process may disassemble on a cold cache (default: yes). `gpuconform run
+// --level quick` turns it off unless a selected entry asserts opcodes: a full disassembly
+// takes tens of seconds, more than a node health check affords. The notes then come from
+// the cache when an earlier run filled it, else they say "unavailable: ..." (and nothing
+// is asserted, as without cuobjdump).
+void allow_cold_disassembly(bool allowed);
+
 // "" when the expectation lists no opcodes, when the measurement carries no
 // disassembly, or when every expected opcode is present; otherwise the reason
 // for a failed verdict, naming the missing opcodes and what ran instead.

@@ -1,0 +1,21 @@
+#pragma once
+// The end of `gpuconform run`: a probe-group x GPU matrix of verdict counts, so one bad
+// board or one bad group stands out on a node of eight, then only the lines that need
+// reading (fail, warn, skip). Every verdict is in the run record and JUnit file.
+#include <string>
+#include <vector>
+
+#include "gpuconform/runner.hpp"
+
+namespace gpuconform {
+
+// Rows: probe groups (probe_group) in the order they first ran, then "all"; columns:
+// the GPUs in `runs` order. A cell is "pass/fail/warn/skip" counts; a GPU that could
+// not be opened shows "not opened" in its column. Column keys follow the table.
+std::string verdict_matrix(const std::vector<GpuRun>& runs);
+
+// "GPU 1 fail latency.mem.hbm: measured ..." for every verdict that is not a pass,
+// fails first, then warns, then skips, each in run order; and each unopened GPU.
+std::vector<std::string> non_pass_lines(const std::vector<GpuRun>& runs);
+
+}  // namespace gpuconform

@@ -1,0 +1,138 @@
+#include "gpuconform/run_level.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace gpuconform {
+
+const char* level_name(RunLevel level) {
+  switch (level) {
+    case RunLevel::quick: return "quick";
+    case RunLevel::standard: return "standard";
+    case RunLevel::long_run: return "long";
+  }
+  return "?";
+}
+
+std::optional<RunLevel> parse_level(std::string_view text) {
+  for (RunLevel l : {RunLevel::quick, RunLevel::standard, RunLevel::long_run})
+    if (text == level_name(l)) return l;
+  return std::nullopt;
+}
+
+std::string probe_group(std::string_view id) {
+  const std::size_t first = id.find('.');
+  if (first == std::string_view::npos) return std::string(id);
+  return std::string(id.substr(0, id.find('.', first + 1)));
+}
+
+std::optional<double> recorded_seconds(const ExpectationSet& expectations, const std::string& probe_id) {
+  const Expectation* e = expectations.find(probe_id);
+  if (e && e->seconds && *e->seconds >= 0) return e->seconds;
+  return std::nullopt;
+}
+
+namespace {
+
+// The quick share of one group (see run_level.hpp), as a set of probes.
+void select_quick_group(const std::vector<const Probe*>& group, const ExpectationSet& expectations,
+                        const DeviceInfo& device, std::set<const Probe*>& chosen) {
+  std::vector<const Probe*> judged;  // runnable here, with an entry that can fail
+  for (const Probe* p : group) {
+    const Expectation* e = expectations.find(p->id);
+    if (e && e->kind != ExpectationKind::info && unmet_requirement(*p, device).empty()) judged.push_back(p);
+  }
+  if (judged.empty()) {  // its skip verdict still tells the operator why this group says nothing
+    chosen.insert(group.front());
+    return;
+  }
+  // Cheapest first; an entry without recorded seconds costs an unknown amount: last.
+  std::stable_sort(judged.begin(), judged.end(), [&](const Probe* a, const Probe* b) {
+    const auto sa = recorded_seconds(expectations, a->id), sb = recorded_seconds(expectations, b->id);
+    if (sa.has_value() != sb.has_value()) return sa.has_value();
+    return sa && *sa < *sb;
+  });
+  chosen.insert(judged.front());
+  double spent = recorded_seconds(expectations, judged.front()->id).value_or(0);
+  for (std::size_t i = 1; i < judged.size() && i < kQuickProbesPerGroup; ++i) {
+    const auto s = recorded_seconds(expectations, judged[i]->id);
+    if (!s || spent + *s > kQuickGroupSeconds) break;
+    spent += *s;
+    chosen.insert(judged[i]);
+  }
+}
+
+}  // namespace
+
+std::vector<const Probe*> select_for_level(const std::vector<const Probe*>& probes,
+                                           const ExpectationSet& expectations, const DeviceInfo& device,
+                                           RunLevel level) {
+  if (level != RunLevel::quick) return probes;
+  std::vector<std::string> order;  // groups in order of first appearance
+  std::map<std::string, std::vector<const Probe*>> groups;
+  for (const Probe* p : probes) {
+    const std::string g = probe_group(p->id);
+    if (!groups.count(g)) order.push_back(g);
+    groups[g].push_back(p);
+  }
+  std::set<const Probe*> chosen;
+  for (const std::string& g : order) select_quick_group(groups[g], expectations, device, chosen);
+  std::vector<const Probe*> out;
+  for (const Probe* p : probes)
+    if (chosen.count(p)) out.push_back(p);
+  return out;
+}
+
+namespace {
+
+int severity(Outcome o) {
+  switch (o) {
+    case Outcome::fail: return 3;
+    case Outcome::warn: return 2;
+    case Outcome::pass: return 1;
+    case Outcome::skip: return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+RepeatedResult aggregate_runs(const std::vector<TestResult>& runs) {
+  RepeatedResult out;
+  out.runs = static_cast<int>(runs.size());
+  if (runs.empty()) return out;
+  std::size_t worst = 0;
+  int not_worst = 0;
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    if (severity(runs[i].verdict.outcome) > severity(runs[worst].verdict.outcome)) worst = i;
+  for (const TestResult& r : runs)
+    if (r.verdict.outcome != runs[worst].verdict.outcome) ++not_worst;
+  std::vector<std::size_t> measured;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (runs[i].measurement) {
+      measured.push_back(i);
+      out.values.push_back(runs[i].measurement->value);
+    }
+  out.result = runs[worst];
+  out.result.seconds = 0;
+  for (const TestResult& r : runs) out.result.seconds += r.seconds;
+  if (!measured.empty()) {
+    out.spread = summarize(out.values);
+    // The run whose value is the (lower) median stands for the probe's measurement.
+    std::vector<std::size_t> by_value = measured;
+    std::sort(by_value.begin(), by_value.end(), [&](std::size_t a, std::size_t b) {
+      return runs[a].measurement->value < runs[b].measurement->value;
+    });
+    out.result.measurement = runs[by_value[(by_value.size() - 1) / 2]].measurement;
+  }
+  if (not_worst > 0)
+    out.result.verdict.reason =
+        fmt::format("{} in {} of {} runs: {}", outcome_name(out.result.verdict.outcome),
+                    out.runs - not_worst, out.runs, runs[worst].verdict.reason);
+  return out;
+}
+
+}  // namespace gpuconform
