@@ -31,10 +31,16 @@ print(f"topology.*/parallel.* entries listed for sm_90: {len(fam)}")
 PY
 
 echo "== a. record ($RUNS runs) into a scratch file, timed"
+# The run record is named as expectations/evidence/ wants it (record_batch.sh):
+# sm_XX-<PCI id>-<date>-topology-gpu-<UUID prefix>.jsonl.
+id=$(nvidia-smi --query-gpu=pci.device_id --format=csv,noheader -i 0 | head -n 1 | sed -E 's/^0x(....).*/0x\1/' | tr 'A-F' 'a-f')
+uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | head -n 1 | cut -c1-12)
+cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -n 1 | tr -d ' .')
+evidence="$R/sm_${cc}-${id}-$(date -u +%F)-topology-${uuid,,}.jsonl"
 start=$(now)
-timeout 300 "$G" record --probe 'topology.*' 'parallel.*' --runs "$RUNS" --out "$R/scratch.toml" \
-  --evidence "$R/evidence.jsonl" > "$R/record.txt" 2>&1
-echo "record exit $? wall $(since "$start") s for $RUNS runs"
+timeout 300 "$G" record --probe 'topology.*' --probe 'parallel.*' --runs "$RUNS" --out "$R/scratch.toml" \
+  --evidence "$evidence" > "$R/record.txt" 2>&1
+echo "record exit $? wall $(since "$start") s for $RUNS runs: $evidence"
 tail -15 "$R/record.txt"
 
 # The committed file plus the scratch entries of probes it has no entry for.
