@@ -94,7 +94,7 @@ Measurement measure_placement(const ProbeContext& ctx) {
   const DeviceInfo& dev = ctx.device;
   std::vector<std::string> violations;
   Measurement m;
-  const BoardLayout* layout = dev.cc() >= 90 ? &board_layout(ctx) : nullptr;
+  const BoardLayout* layout = dev.cc() >= 90 ? &board_layout(ctx, "parallel.sched.block_placement") : nullptr;
   for (int k : {1, 2, 4}) {
     // Shared memory for k blocks per SM (the calculator has the last word).
     const std::size_t smem = static_cast<std::size_t>(dev.shared_per_sm_bytes) / k - 2048;

@@ -26,6 +26,7 @@
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <string>
 
 #include "gpuconform/device_buffer.hpp"
 #include "topology/gpc_layout.hpp"
@@ -245,33 +246,33 @@ Measurement invariant_measurement(const BoardLayout& b, const std::vector<std::s
 }
 
 Measurement measure_gpc_count(const ProbeContext& ctx) {
-  const BoardLayout& b = board_layout(ctx);
+  const BoardLayout& b = board_layout(ctx, "topology.gpc.count");
   return layout_measurement(b, topology::count_gpcs(b.first).multi_tpc, "GPCs");
 }
 
 Measurement measure_singleton_tpcs(const ProbeContext& ctx) {
-  const BoardLayout& b = board_layout(ctx);
+  const BoardLayout& b = board_layout(ctx, "topology.gpc.singleton_tpcs");
   return layout_measurement(b, topology::count_gpcs(b.first).singleton_tpcs, "TPCs");
 }
 
 Measurement measure_sm_counts(const ProbeContext& ctx) {
-  const BoardLayout& b = board_layout(ctx);
+  const BoardLayout& b = board_layout(ctx, "topology.gpc.sm_counts");
   return invariant_measurement(
       b, topology::layout_violations(ctx.device.sm_count, b.first, b.second, b.tpcs, b.max_cluster));
 }
 
 Measurement measure_tpc_count(const ProbeContext& ctx) {
-  const BoardLayout& b = board_layout(ctx);
+  const BoardLayout& b = board_layout(ctx, "topology.tpc.count");
   return layout_measurement(b, static_cast<double>(b.tpcs.pairs.size()), "TPCs");
 }
 
 Measurement measure_max_cluster(const ProbeContext& ctx) {
-  const BoardLayout& b = board_layout(ctx);
+  const BoardLayout& b = board_layout(ctx, "topology.cluster.max_size");
   return layout_measurement(b, b.max_cluster, "CTAs");
 }
 
 Measurement measure_achievable(const ProbeContext& ctx) {
-  const BoardLayout& b = board_layout(ctx);
+  const BoardLayout& b = board_layout(ctx, "topology.cluster.max_size_achievable");
   return invariant_measurement(b, b.achievable);
 }
 
@@ -279,13 +280,20 @@ const Requirements kClusters{90, 0, "thread-block clusters"};
 
 }  // namespace
 
-const BoardLayout& board_layout(const ProbeContext& ctx) {
+const BoardLayout& board_layout(const ProbeContext& ctx, const std::string& consumer) {
   if (ctx.device.cc() < 90) throw ProbeSkipped("the GPC map needs thread-block clusters (compute capability 9.0)");
+  struct Cached {
+    BoardLayout layout;
+    std::set<std::string> consumers;  // callers that have used this measurement
+  };
   static std::mutex mutex;
-  static std::map<int, BoardLayout> layouts;
+  static std::map<int, Cached> layouts;
   std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = layouts.find(ctx.device.index); it != layouts.end()) return it->second;
-  return layouts.emplace(ctx.device.index, measure_layout(ctx)).first->second;
+  auto it = layouts.find(ctx.device.index);
+  if (it == layouts.end() || it->second.consumers.count(consumer))
+    it = layouts.insert_or_assign(ctx.device.index, Cached{measure_layout(ctx), {}}).first;
+  it->second.consumers.insert(consumer);
+  return it->second.layout;
 }
 
 GPUCONFORM_PROBE("topology.gpc.count", Family::topology,

@@ -20,6 +20,9 @@ struct BoardLayout {
 };
 
 // Throws ProbeSkipped below compute capability 9.0 (no thread-block clusters).
-const BoardLayout& board_layout(const ProbeContext& ctx);
+// `consumer` names the caller (its probe id): a consumer that asks again gets a fresh
+// measurement, so `record --runs N`, which runs a probe N times in one process, records N
+// independent maps, while the probes of one run share one.
+const BoardLayout& board_layout(const ProbeContext& ctx, const std::string& consumer);
 
 }  // namespace gpuconform::kernels

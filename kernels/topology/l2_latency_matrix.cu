@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include "gpuconform/per_sm.hpp"
 #include "gpuconform/stats.hpp"
@@ -66,7 +68,7 @@ L2Matrix measure_matrix(const ProbeContext& ctx) {
   }
   std::vector<int> gpc_of_sm;
   if (dev.cc() >= 90) {
-    gpc_of_sm = board_layout(ctx).first.gpc_of_sm;
+    gpc_of_sm = board_layout(ctx, "topology.l2 matrix").first.gpc_of_sm;
     m.gpc_checked = true;
   }
   m.split = topology::analyze_l2_matrix(m.sms, m.to_a, m.to_b, kMinFarRatio, gpc_of_sm);
@@ -78,12 +80,21 @@ L2Matrix measure_matrix(const ProbeContext& ctx) {
   return m;
 }
 
-const L2Matrix& l2_matrix(const ProbeContext& ctx) {
+// Measured once per device for the probes of one run; a probe that asks again (the next
+// run of `record --runs N`, in the same process) gets a fresh matrix.
+const L2Matrix& l2_matrix(const ProbeContext& ctx, const std::string& consumer) {
+  struct Cached {
+    L2Matrix matrix;
+    std::set<std::string> consumers;
+  };
   static std::mutex mutex;
-  static std::map<int, L2Matrix> cache;
+  static std::map<int, Cached> cache;
   std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = cache.find(ctx.device.index); it != cache.end()) return it->second;
-  return cache.emplace(ctx.device.index, measure_matrix(ctx)).first->second;
+  auto it = cache.find(ctx.device.index);
+  if (it == cache.end() || it->second.consumers.count(consumer))
+    it = cache.insert_or_assign(ctx.device.index, Cached{measure_matrix(ctx), {}}).first;
+  it->second.consumers.insert(consumer);
+  return it->second.matrix;
 }
 
 Measurement matrix_measurement(const L2Matrix& l2, double value, const std::string& unit) {
@@ -120,7 +131,7 @@ Measurement matrix_measurement(const L2Matrix& l2, double value, const std::stri
 }
 
 Measurement measure_latency_matrix(const ProbeContext& ctx) {
-  const L2Matrix& l2 = l2_matrix(ctx);
+  const L2Matrix& l2 = l2_matrix(ctx, "topology.l2.latency_matrix");
   Measurement m = matrix_measurement(l2, static_cast<double>(l2.split.violations.size()), "violations");
   if (!l2.split.violations.empty()) m.note("violations", topology::join_violations(l2.split.violations));
   return m;
@@ -130,7 +141,7 @@ enum class Extreme { near_min, near_max, far_min, far_max };
 
 template <Extreme E>
 Measurement measure_extreme(const ProbeContext& ctx) {
-  const L2Matrix& l2 = l2_matrix(ctx);
+  const L2Matrix& l2 = l2_matrix(ctx, fmt::format("topology.l2.extreme.{}", static_cast<int>(E)));
   const auto& v = E == Extreme::near_min || E == Extreme::near_max ? l2.split.near : l2.split.far;
   const bool lowest = E == Extreme::near_min || E == Extreme::far_min;
   const auto it = lowest ? std::min_element(v.begin(), v.end()) : std::max_element(v.begin(), v.end());
@@ -141,7 +152,7 @@ Measurement measure_extreme(const ProbeContext& ctx) {
 
 // Each SM's latency to its own partition, against the board's median.
 Measurement measure_l2_uniformity(const ProbeContext& ctx) {
-  const L2Matrix& l2 = l2_matrix(ctx);
+  const L2Matrix& l2 = l2_matrix(ctx, "topology.uniformity.l2_latency");
   Series s{kPerSmSeries, "SM", "SM id", "near-L2 latency", "cycles", {}, {}};
   for (std::size_t r = 0; r < l2.sms.size(); ++r) {
     s.x.push_back(l2.sms[r]);
