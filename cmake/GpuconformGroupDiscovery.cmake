@@ -41,6 +41,11 @@ foreach(line IN LISTS lines)
       list(APPEND groups "${group}")
       set(filter_${var} "")
       set(family_${var} "${family}")
+      # The parallel family (scheduling, contention) is part of the topology family's
+      # label (issue 10): `ctest -L topology` runs both, `-L parallel` only the former.
+      if(family STREQUAL "parallel")
+        set(family_${var} "parallel;topology")
+      endif()
     endif()
     string(APPEND filter_${var} ":${suite}.${test}")
   endif()

@@ -21,7 +21,7 @@ function(gpuconform_add_gpu_tests target)
   add_custom_command(TARGET ${target} POST_BUILD
     BYPRODUCTS "${ctest_file}"
     COMMAND "${CMAKE_COMMAND}" -D "TEST_EXECUTABLE=$<TARGET_FILE:${target}>" -D "CTEST_FILE=${ctest_file}"
-            -D "FAMILIES=latency,throughput,numeric,topology" -D TIMEOUT=600
+            -D "FAMILIES=latency,throughput,numeric,topology,parallel" -D TIMEOUT=600
             -P "${PROJECT_SOURCE_DIR}/cmake/GpuconformGroupDiscovery.cmake"
     VERBATIM)
   # Before the first build there is no list yet: say so instead of finding no tests.

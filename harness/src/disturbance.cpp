@@ -13,6 +13,7 @@ bool family_times_things(Family family) {
     case Family::latency:
     case Family::throughput:
     case Family::topology:
+    case Family::parallel:
       return true;
     case Family::numeric:
       return false;  // bits do not depend on load

@@ -13,6 +13,7 @@ const char* family_name(Family f) {
     case Family::throughput: return "throughput";
     case Family::numeric: return "numeric";
     case Family::topology: return "topology";
+    case Family::parallel: return "parallel";
     case Family::selftest: return "selftest";
   }
   return "unknown";

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "gpuconform/per_sm.hpp"
+
 namespace gpuconform {
 
 const char* outcome_name(Outcome o) {
@@ -112,15 +114,29 @@ Verdict judge(const Measurement& m, const Expectation& e) {
     case ExpectationKind::info:
       return {Outcome::pass, fmt::format("recorded {} (info only)", measured)};
   }
+  // --- per-SM uniformity (per_sm.hpp): name every SM outside the band the value left.
+  std::string outliers;
+  if (e.kind == ExpectationKind::band && (!ok || drifted))
+    if (const Series* per_sm = find_per_sm_series(m)) {
+      const double half = ok ? e.drift_half_width() : e.band_half_width();
+      outliers = describe_per_sm_outliers(*per_sm, *e.value - half, *e.value + half);
+      if (!outliers.empty()) outliers = "; outliers: " + outliers;
+    }
+  // --- end per-SM uniformity
   if (ok && drifted)
-    return {Outcome::warn, fmt::format("drifted: measured {}{}, outside the drift band {} but inside the fail band {} ({})",
-                                       measured, detail, describe_drift_band(e), describe_fail_band(e), provenance(e))};
+    return {Outcome::warn, fmt::format("drifted: measured {}{}, outside the drift band {} but inside the fail band {} ({}){}",
+                                       measured, detail, describe_drift_band(e), describe_fail_band(e), provenance(e),
+                                       outliers)};
   std::string reason = fmt::format("measured {}{}, expected {} ({})", measured, detail,
                                    describe_expected(e), provenance(e));
   if (!ok && e.kind == ExpectationKind::exact)
     if (const std::string* first = m.find_note("first_mismatch")) reason += "; first mismatch: " + *first;
   if (!ok && e.kind == ExpectationKind::exact)
     if (const std::string* inferred = m.find_note("inferred")) reason += "; inferred " + *inferred;
+  reason += outliers;
+  // Invariant probes (topology.*, parallel.*) count violated invariants and say which.
+  if (!ok)
+    if (const std::string* violations = m.find_note("violations")) reason += "; " + *violations;
   return {ok ? Outcome::pass : Outcome::fail, std::move(reason)};
 }
 

@@ -35,6 +35,7 @@
 #include "gpuconform/stats.hpp"
 #include "gpuconform/timing.hpp"
 #include "latency/chase_plan.hpp"
+#include "latency/l2_partition.hpp"
 #include "latency/dependent_chain.cuh"
 #include "latency/pointer_chase.cuh"
 
@@ -49,17 +50,12 @@ using chase_dev::run_chase;
 
 constexpr unsigned long long kLine = 128;
 constexpr std::size_t kLines = 4096;  // = kMaxTrace: one traced lap
-constexpr int kProbingSm = 0;
+using l2part::kProbingSm;
 constexpr int kWarmerCandidates = 16;
 constexpr std::uint64_t kSeed = 0x4c32706172746eull;
 
-// Everything one experiment needs; the chase itself is `start` (a cycle of `hops` lines).
-struct Setup {
-  const ProbeContext& ctx;
-  ChaseBuffer& buf;
-  L2Flusher& flusher;
-  unsigned long long footprint;
-};
+using l2part::Partition;
+using l2part::Setup;
 
 // Steps 1 and 2: an empty L2, then the footprint read by SM `warmer` alone.
 void flush_and_warm(const Setup& s, int warmer, unsigned long long any_node) {
@@ -73,21 +69,15 @@ void flush_and_warm(const Setup& s, int warmer, unsigned long long any_node) {
   run_chase<Level::l2>(w, s.ctx.device.sm_count);
 }
 
-// Step 3: SM 0's first lap over a cycle of `hops` lines starting at `start`.
-chase_dev::ChaseResult first_touch_lap(const Setup& s, unsigned long long start, int hops, bool trace) {
+// Step 3: the probing SM's first lap over a cycle of `hops` lines starting at `start`.
+chase_dev::ChaseResult first_touch_lap(const Setup& s, unsigned long long start, int hops, bool trace,
+                                       int probing_sm = kProbingSm) {
   ChaseArgs a;
   a.start = start;
   a.timed_hops = hops;
-  a.target_sm = kProbingSm;
+  a.target_sm = probing_sm;
   return run_chase<Level::l2>(a, s.ctx.device.sm_count, trace);
 }
-
-struct Partition {
-  std::vector<unsigned long long> near, far;  // line offsets
-  chase::TwoMeans split;
-  int warmer = -1;
-  std::string trials;  // every warming SM tried, for the note and the failure message
-};
 
 std::vector<int> warmer_candidates(int sm_count) {
   std::vector<int> out;
@@ -98,7 +88,9 @@ std::vector<int> warmer_candidates(int sm_count) {
   return out;
 }
 
-Partition classify(const Setup& s) {
+}  // namespace
+
+Partition l2part::classify(const Setup& s) {
   const auto lines = chase::distinct_sample(s.footprint / kLine, kLines, kSeed);
   std::vector<unsigned long long> offsets(lines.size());
   for (std::size_t i = 0; i < lines.size(); ++i) offsets[i] = lines[i] * kLine;
@@ -151,28 +143,35 @@ Partition classify(const Setup& s) {
 }
 
 // One class alone: flush, warm from the partition's warming SM, one timed first lap.
-double chase_class(const Setup& s, int warmer, const std::vector<unsigned long long>& lines, std::uint64_t seed) {
+double l2part::chase_class(const Setup& s, int warmer, const std::vector<unsigned long long>& lines, std::uint64_t seed,
+                           int probing_sm) {
   const unsigned long long start = s.buf.place(lines, chase::single_cycle(lines.size(), seed));
   flush_and_warm(s, warmer, start);
-  return first_touch_lap(s, start, static_cast<int>(lines.size()), false).cycles_per_hop;
+  return first_touch_lap(s, start, static_cast<int>(lines.size()), false, probing_sm).cycles_per_hop;
 }
+
+unsigned long long l2part::footprint_bytes(const DeviceInfo& dev) {
+  return static_cast<unsigned long long>(dev.l2_bytes) / 8 / kLine * kLine;
+}
+
+namespace {
 
 enum class Which { near, far, far_fraction };
 
 template <Which W>
 Measurement measure_partition(const ProbeContext& ctx) {
-  const unsigned long long footprint = static_cast<unsigned long long>(ctx.device.l2_bytes) / 8 / kLine * kLine;
+  const unsigned long long footprint = l2part::footprint_bytes(ctx.device);
   ChaseBuffer buf(footprint);
   L2Flusher flusher(ctx.device.l2_bytes, ctx.device.sm_count);
   const Setup s{ctx, buf, flusher, footprint};
-  const Partition p = classify(s);
+  const Partition p = l2part::classify(s);
   Measurement m;
   if constexpr (W == Which::far_fraction) {
     m.samples.push_back(static_cast<double>(p.far.size()) / static_cast<double>(p.near.size() + p.far.size()));
     m.unit = "ratio";
   } else {
     const auto& lines = W == Which::near ? p.near : p.far;
-    for (int r = 0; r < (ctx.quick ? 3 : 7); ++r) m.samples.push_back(chase_class(s, p.warmer, lines, kSeed + 7 + r));
+    for (int r = 0; r < (ctx.quick ? 3 : 7); ++r) m.samples.push_back(l2part::chase_class(s, p.warmer, lines, kSeed + 7 + r));
     m.unit = "cycles";
   }
   m.value = median(m.samples);

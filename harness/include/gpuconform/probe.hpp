@@ -16,7 +16,9 @@ namespace gpuconform {
 // `selftest` probes check the suite itself (a hang, a sticky CUDA fault, a wrong
 // answer): registered always, so expectation files naming them lint clean, but
 // selectable only when selftest_enabled().
-enum class Family { latency, throughput, numeric, topology, selftest };
+// `topology` (chip layout, SM-to-L2 distances, per-SM uniformity) and `parallel`
+// (scheduling, contention) form one ctest label, `topology` (GpuconformGroupDiscovery.cmake).
+enum class Family { latency, throughput, numeric, topology, parallel, selftest };
 const char* family_name(Family f);   // "latency", ...
 
 // What the GPU must offer. `exact_cc` is for arch-specific ("a") code such as
