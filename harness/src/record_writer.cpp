@@ -101,8 +101,9 @@ void derive_limit(const Probe& probe, const std::vector<BoardRuns>& boards, cons
   // Without a class, a fraction of peak keeps the probe's own margin (RecordHint), as
   // fractions always had one.
   const bool own_margin = !c && e.kind == ExpectationKind::fraction_of_peak;
-  const double margin = c ? c->k * c->spread_rel * std::fabs(s.centre)
-                          : own_margin ? probe.record.fraction_margin * std::fabs(s.centre) : 0;
+  const double relative = c ? c->k * c->spread_rel * std::fabs(s.centre)
+                            : own_margin ? probe.record.fraction_margin * std::fabs(s.centre) : 0;
+  const double margin = e.kind == ExpectationKind::fraction_of_peak ? relative : std::max(relative, probe.record.min_tol);
   const bool upper = e.kind == ExpectationKind::max;
   const double worst = upper ? *std::max_element(s.medians.begin(), s.medians.end())
                              : *std::min_element(s.medians.begin(), s.medians.end());

@@ -36,13 +36,6 @@ std::string utf8_prefix(const std::string& s, std::size_t n) {
 
 }  // namespace
 
-std::string probe_group(const std::string& id) {
-  const std::size_t first = id.find('.');
-  if (first == std::string::npos) return id;
-  const std::size_t second = id.find('.', first + 1);
-  return second == std::string::npos ? id : id.substr(0, second);
-}
-
 std::string exit_meaning(int code) {
   switch (code) {
     case 0: return "ok";

@@ -128,9 +128,9 @@ std::vector<std::string> layout_violations(int sm_count, const GpcMap& first, co
   if (max_cluster > 0 && (sizes.empty() || sizes.front() < max_cluster))
     v.push_back(fmt::format("no GPC holds {} SMs, yet a cluster of {} CTAs at one CTA per SM ran", max_cluster,
                             max_cluster));
-  if (!tpcs.inconsistent.empty())
-    v.push_back(fmt::format("size-2 clusters paired SM {} with more than one partner (no fixed TPC pairs)",
-                            id_ranges(tpcs.inconsistent)));
+  // SMs seen with several partners are not a violation: on H100 and H200 boards size-2
+  // clusters were not pinned to fixed SM pairs (41-56 consistent pairs of 66 TPCs per
+  // pass, 2026-11-25), so the pairs are a lower bound of the TPCs, not a map of them.
   for (auto [a, b] : tpcs.pairs)
     if (first.gpc_of_sm[a] != first.gpc_of_sm[b])
       v.push_back(fmt::format("TPC (SM {}, SM {}) spans GPC {} and GPC {}", a, b, first.gpc_of_sm[a],

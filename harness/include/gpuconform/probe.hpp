@@ -32,7 +32,8 @@ struct Requirements {
 // How `gpuconform record` turns a measurement into a new expectation entry.
 struct RecordHint {
   ExpectationKind kind = ExpectationKind::band;
-  double min_tol = 0;        // band: smallest absolute half-width
+  double min_tol = 0;        // band: smallest absolute half-width; min/max: smallest absolute fail margin
+                             // (a count whose boards all read 0 gets no relative class margin)
   double min_tol_rel = 0;    // band: smallest relative half-width
   double fraction_margin = 0.05;  // fraction_of_peak with no band-policy class: fail margin x centre
 };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpuconform/run_header.hpp"
+#include "gpuconform/run_level.hpp"  // probe_group: summary groups are run-level groups
 #include "gpuconform/runner.hpp"
 
 namespace gpuconform {
@@ -25,8 +26,6 @@ struct RunOutcome {
   std::string summary_path;              // "" when none is written
 };
 
-// "latency.alu" for "latency.alu.fma.rn.f32": the id's first two fields, the ctest group.
-std::string probe_group(const std::string& probe_id);
 // "ok", "failed", "unusable", "nothing_judged", or "exit N" for any other code.
 std::string exit_meaning(int exit_code);
 // "2026-11-25T02:47:00Z"
