@@ -43,7 +43,8 @@ if grep -q "no peak entry" "$out"; then
 fi
 failures=0
 [ "$rc" -eq 1 ] || { echo "FAILED: expected exit 1 (a failed test), got $rc"; failures=1; }
-line=$(grep -E "^ *fail throughput.alu.fma.rn.f32" "$out" | head -n 1)
+# "  fail <probe>: ..." or, in the end-of-run list, "  GPU 0 fail <probe>: ...".
+line=$(grep -E "(^| )fail throughput\.alu\.fma\.rn\.f32:" "$out" | head -n 1)
 [ -n "$line" ] || { echo "FAILED: no fail line for throughput.alu.fma.rn.f32"; exit 1; }
 # The formula: "<rate> FLOP/clk/SM x <n> SMs x <f> MHz measured (peaks/sm_XX.toml:<line>, cite:...)".
 grep -Eq "FLOP/clk/SM x [0-9]+ SMs x [0-9]+ MHz measured \(.*peaks/sm_[0-9]+\.toml:[0-9]+" <<<"$line" ||
