@@ -177,7 +177,7 @@ Measurement measure_max_resident(const ProbeContext& ctx) {
                   "blocks (lowest SM peak)", {}, {}};
   Series calculated{"resident_blocks_calculated", "footprint", "index (notes.footprints)", "blocks per SM",
                     "blocks (cudaOccupancyMaxActiveBlocksPerMultiprocessor)", {}, {}};
-  std::vector<std::string> violations, described;
+  std::vector<std::string> violations, described, overcounts;
   for (std::size_t f = 0; f < footprints.size(); ++f) {
     const Footprint& fp = footprints[f];
     int calc = 0;
@@ -204,16 +204,25 @@ Measurement measure_max_resident(const ProbeContext& ctx) {
     measured.y.push_back(lo);
     calculated.x.push_back(static_cast<double>(f));
     calculated.y.push_back(calc);
-    if (lo != static_cast<unsigned>(calc) || hi != static_cast<unsigned>(calc))
-      violations.push_back(fmt::format("footprint {} ({} threads, {} B shared{}): SMs held {}-{} blocks at once, the "
-                                       "occupancy calculator says {}", f, fp.threads, fp.smem,
-                                       fp.heavy ? fmt::format(", {} registers", heavy_attr.numRegs) : "", lo, hi, calc));
+    // Only fewer blocks than the calculator is a violation. A count above it is the live
+    // counter's artefact, not residency: a finished block's decrement can reach L2 after
+    // its successor's increment (an H100 showed 8-10 blocks of 256 threads at once, 2560
+    // threads where an SM holds 2048; 2026-11-25). It is noted, never judged.
+    const std::string footprint = fmt::format("footprint {} ({} threads, {} B shared{})", f, fp.threads, fp.smem,
+                                              fp.heavy ? fmt::format(", {} registers", heavy_attr.numRegs) : "");
+    if (lo < static_cast<unsigned>(calc))
+      violations.push_back(fmt::format("{}: SMs held {}-{} blocks at once, the occupancy calculator says {}", footprint,
+                                       lo, hi, calc));
+    else if (hi > static_cast<unsigned>(calc))
+      overcounts.push_back(fmt::format("{}: up to {} counted, {} by the calculator", footprint, hi, calc));
   }
   Measurement m;
   m.value = static_cast<double>(violations.size());
   m.unit = "violations";
   m.samples.push_back(m.value);
   if (!violations.empty()) m.note("violations", topology::join_violations(violations));
+  if (!overcounts.empty())
+    m.note("overcounted", fmt::format("{} (a retired block's decrement seen late; not judged)", fmt::join(overcounts, "; ")));
   m.note("footprints", fmt::format("{}", fmt::join(described, "; ")));
   m.note("method", "per footprint, (calculator + 1) x SMs blocks; each block counts itself in its SM's live counter "
                    "and holds the SM 100 us; the peak per SM is the measured residency");
