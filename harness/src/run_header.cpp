@@ -46,14 +46,7 @@ std::vector<std::string> own_command_line() {
   return args;
 }
 
-std::string compact_utc_timestamp() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
-}
+std::string compact_utc_timestamp() { return utc_time(std::time(nullptr), "%Y%m%dT%H%M%SZ"); }
 
 std::string make_run_id(const std::string& compact_time, const std::string& host) {
   std::string safe;

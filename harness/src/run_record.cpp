@@ -23,14 +23,14 @@ namespace gpuconform {
 const char* suite_version() { return GPUCONFORM_VERSION; }
 // suite_git_commit(): suite_commit.cpp, generated at build time (harness/CMakeLists.txt).
 
-std::string utc_timestamp() {
-  std::time_t now = std::time(nullptr);
+std::string utc_time(std::time_t t, const char* format) {
   std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  gmtime_r(&t, &tm);
+  char buf[64];
+  return std::strftime(buf, sizeof buf, format, &tm) ? buf : "";
 }
+
+std::string utc_timestamp() { return utc_time(std::time(nullptr)); }
 
 nlohmann::json device_json(const DeviceInfo& d) {
   return {{"index", d.index},

@@ -47,12 +47,7 @@ std::string exit_meaning(int code) {
 }
 
 std::string utc_iso(std::chrono::system_clock::time_point t) {
-  const std::time_t tt = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return utc_time(std::chrono::system_clock::to_time_t(t));
 }
 
 json run_summary_json(const RunOutcome& o) {

@@ -15,6 +15,8 @@
 
 #include <vector>
 
+#include "common/cluster.cuh"
+#include "common/cluster_launch.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
@@ -44,7 +46,7 @@ __global__ void dsmem_chase_kernel(const unsigned* owner, const unsigned* slot, 
       mem[slot[i]] = remote;
     }
   }
-  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  gc_cluster_sync();
   if (rank == 0 && threadIdx.x == 0) {
     unsigned p;
     const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(mem + slot[start]));
@@ -58,7 +60,7 @@ __global__ void dsmem_chase_kernel(const unsigned* owner, const unsigned* slot, 
     out[0] = t1 - t0;
     out[1] = p;
   }
-  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  gc_cluster_sync();
 #else
   __trap();
 #endif
@@ -76,16 +78,8 @@ Measurement measure_dsmem(const ProbeContext& ctx) {
   const auto next = chase::single_cycle(owner.size(), 0x64736d656dull + Cluster);
   DeviceBuffer<unsigned> d_owner(owner), d_slot(slot), d_next(std::vector<unsigned>(next.begin(), next.end()));
   DeviceBuffer<long long> out(3);
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(Cluster);
-  config.blockDim = dim3(32);
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = Cluster;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  config.attrs = &attr;
-  config.numAttrs = 1;
+  const ClusterLaunch launch(Cluster, 32);
+  const cudaLaunchConfig_t& config = launch.config;
   const auto nodes = static_cast<unsigned>(owner.size());
   Measurement m;
   for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) {

@@ -13,6 +13,8 @@
 
 #include "common/clock_stamps.cuh"
 #include "common/fill.cuh"
+#include "common/cluster.cuh"
+#include "common/cluster_launch.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/sass.hpp"
@@ -34,7 +36,7 @@ __global__ void __launch_bounds__(kThreads) dsmem_read_kernel(const uint4* globa
   unsigned rank, size;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(size));
-  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  gc_cluster_sync();
   const unsigned local = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + t * 16u;
   unsigned remote;
   asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"((rank + 1) % size));
@@ -53,7 +55,7 @@ __global__ void __launch_bounds__(kThreads) dsmem_read_kernel(const uint4* globa
     for (int k = 0; k < kWindow; ++k) { acc.x ^= v[k].x ^ v[k].y; acc.y ^= v[k].z ^ v[k].w; }
   }
   gc_stamp_store(stamps, begin);
-  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  gc_cluster_sync();
   sink[blockIdx.x * static_cast<std::size_t>(kThreads) + t] = acc;
 #else
   __trap();
@@ -65,22 +67,13 @@ Measurement measure_dsmem_read(const ProbeContext& ctx) {
   const DeviceInfo& dev = ctx.device;
   const std::size_t smem = static_cast<std::size_t>(kSlots) * kThreads * sizeof(uint4);
   GC_CUDA_CHECK(cudaFuncSetAttribute(dsmem_read_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = Cluster;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  config.gridDim = dim3(Cluster);
+  ClusterLaunch launch(Cluster, kThreads, smem);
+  const cudaLaunchConfig_t& config = launch.config;
   int clusters = 0;
   GC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, dsmem_read_kernel, &config));
   if (clusters < 1) throw ProbeSkipped(fmt::format("no cluster of {} CTAs with {} B of shared memory fits", Cluster, smem));
   const int grid = clusters * Cluster;
-  config.gridDim = dim3(grid);
+  launch.set_clusters(static_cast<unsigned>(clusters));
   DeviceBuffer<uint4> source(static_cast<std::size_t>(grid) * kSlots * kThreads);
   fill_random(reinterpret_cast<std::uint64_t*>(source.get()), source.size() * 2, 0x64736d656d72u);
   DeviceBuffer<uint4> sink(static_cast<std::size_t>(grid) * kThreads);

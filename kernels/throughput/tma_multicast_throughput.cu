@@ -23,6 +23,8 @@
 
 #include "common/clock_stamps.cuh"
 #include "common/fill.cuh"
+#include "common/cluster.cuh"
+#include "common/cluster_launch.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/sass.hpp"
@@ -37,24 +39,6 @@ namespace {
 // the HBM peak in clusters of 2 (2026-11-25).
 constexpr int kStages = 6;
 constexpr unsigned kChunkBytes = 32768;
-
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-constexpr long long kSpinLimit = 1ll << 24;  // try_wait polls before giving up: about a second
-
-__device__ __forceinline__ bool mc_wait(unsigned bar, unsigned parity) {
-  for (long long spin = 0; spin < kSpinLimit; ++spin) {
-    unsigned done;
-    asm volatile("{.reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p;}"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-    if (done) return true;
-  }
-  return false;
-}
-
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
-}
-#endif
 
 // One warp per CTA (all its threads meet the cluster barriers; lane 0 issues).
 __global__ void __launch_bounds__(32) tma_multicast_kernel(const unsigned char* src, std::size_t chunks,
@@ -76,7 +60,7 @@ __global__ void __launch_bounds__(32) tma_multicast_kernel(const unsigned char* 
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
-  cluster_sync();  // every barrier of the cluster is initialised before any slice lands
+  gc_cluster_sync();  // every barrier of the cluster is initialised before any slice lands
   const unsigned buf_s = static_cast<unsigned>(__cvta_generic_to_shared(buf));
   const unsigned slice = kChunkBytes / size;
   const unsigned short mask = static_cast<unsigned short>((1u << size) - 1u);
@@ -86,12 +70,12 @@ __global__ void __launch_bounds__(32) tma_multicast_kernel(const unsigned char* 
     const int s = static_cast<int>(n % kStages);
     const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&bars[s]));
     if (leader && !failed) {
-      if (n >= static_cast<std::size_t>(kStages) && !mc_wait(bar, static_cast<unsigned>((n / kStages - 1) & 1)))
+      if (n >= static_cast<std::size_t>(kStages) && !gc_mbar_wait_bounded(bar, static_cast<unsigned>((n / kStages - 1) & 1)))
         failed = true;
       else
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(kChunkBytes) : "memory");
     }
-    cluster_sync();
+    gc_cluster_sync();
     if (leader && !failed)
       asm volatile(
           "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;"
@@ -104,11 +88,11 @@ __global__ void __launch_bounds__(32) tma_multicast_kernel(const unsigned char* 
     for (int s = 0; s < kStages && static_cast<std::size_t>(s) < n; ++s) {
       const std::size_t uses = (n - s + kStages - 1) / kStages;
       const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&bars[s]));
-      if (!mc_wait(bar, static_cast<unsigned>((uses - 1) & 1))) failed = true;
+      if (!gc_mbar_wait_bounded(bar, static_cast<unsigned>((uses - 1) & 1))) failed = true;
     }
   if (failed) atomicAdd(error, 1u);
   gc_stamp_store(stamps, begin);
-  cluster_sync();  // no CTA leaves while a peer's slice may still target its shared memory
+  gc_cluster_sync();  // no CTA leaves while a peer's slice may still target its shared memory
   if (leader) sink[blockIdx.x] = reinterpret_cast<const unsigned*>(buf)[0];
 #else
   __trap();
@@ -121,24 +105,15 @@ Measurement measure_tma_multicast(const ProbeContext& ctx) {
   if (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0) throw ProbeSkipped("the device reports no memory clock or bus width");
   const std::size_t smem = static_cast<std::size_t>(kStages) * kChunkBytes;
   GC_CUDA_CHECK(cudaFuncSetAttribute(tma_multicast_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(32);
-  config.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = Cluster;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  config.attrs = &attr;
-  config.numAttrs = 1;
-  config.gridDim = dim3(Cluster);
+  ClusterLaunch clusters_of(Cluster, 32, smem);
+  const cudaLaunchConfig_t& config = clusters_of.config;
   int clusters = 0;
   GC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, tma_multicast_kernel, &config));
   if (clusters < 1) throw ProbeSkipped(fmt::format("no cluster of {} CTAs with {} B of shared memory fits", Cluster, smem));
   // One CTA per SM at most: the in-flight bytes per SM stay those of one CTA.
   clusters = std::min(clusters, dev.sm_count / Cluster);
   const int grid = clusters * Cluster;
-  config.gridDim = dim3(grid);
+  clusters_of.set_clusters(static_cast<unsigned>(clusters));
   const std::size_t bytes = std::max<std::size_t>(std::size_t(1) << 30, 8 * static_cast<std::size_t>(dev.l2_bytes)) /
                             kChunkBytes * kChunkBytes;
   const std::size_t chunks = bytes / kChunkBytes;

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "common/fill.cuh"
+#include "common/cluster.cuh"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/stats.hpp"
@@ -21,18 +22,7 @@ namespace gpuconform::kernels {
 namespace {
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-constexpr int kMaxStages = 8;                // the host's sweep uses at most 8 stages
-constexpr long long kSpinLimit = 1ll << 24;  // try_wait polls before giving up: about a second, never a hang
-
-__device__ __forceinline__ bool mbar_wait(unsigned bar, unsigned parity) {
-  for (long long spin = 0; spin < kSpinLimit; ++spin) {
-    unsigned done;
-    asm volatile("{.reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p;}"
-                 : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-    if (done) return true;
-  }
-  return false;
-}
+constexpr int kMaxStages = 8;  // the host's sweep uses at most 8 stages
 #endif
 
 // chunk = B bytes; the CTA copies chunks blockIdx.x, blockIdx.x + gridDim.x, ...
@@ -55,7 +45,7 @@ __global__ void tma_bulk_kernel(const unsigned char* src, std::size_t chunks, un
   for (std::size_t c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
     const int s = static_cast<int>(k % stages);
     const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&bars[s]));
-    if (k >= static_cast<std::size_t>(stages) && !mbar_wait(bar, static_cast<unsigned>((k / stages - 1) & 1))) {
+    if (k >= static_cast<std::size_t>(stages) && !gc_mbar_wait_bounded(bar, static_cast<unsigned>((k / stages - 1) & 1))) {
       atomicAdd(error, 1u);
       return;
     }
@@ -68,7 +58,7 @@ __global__ void tma_bulk_kernel(const unsigned char* src, std::size_t chunks, un
   for (int s = 0; s < stages && static_cast<std::size_t>(s) < k; ++s) {
     const std::size_t uses = (k - s + stages - 1) / stages;  // chunks issued on stage s
     const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&bars[s]));
-    if (!mbar_wait(bar, static_cast<unsigned>((uses - 1) & 1))) {
+    if (!gc_mbar_wait_bounded(bar, static_cast<unsigned>((uses - 1) & 1))) {
       atomicAdd(error, 1u);
       return;
     }

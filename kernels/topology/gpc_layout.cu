@@ -28,6 +28,7 @@
 #include <set>
 #include <string>
 
+#include "common/cluster_launch.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "topology/gpc_layout.hpp"
 #include "topology/per_sm_launch.cuh"
@@ -71,35 +72,19 @@ struct Launcher {
   std::size_t smem = 0;
   int sm_count = 0;
 
-  cudaLaunchConfig_t config(int clusters, int size, cudaLaunchAttribute& attr) const {
-    cudaLaunchConfig_t c{};
-    c.gridDim = dim3(static_cast<unsigned>(clusters * size));
-    c.blockDim = dim3(kThreads);
-    c.dynamicSmemBytes = smem;
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = static_cast<unsigned>(size);
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    c.attrs = &attr;
-    c.numAttrs = 1;
-    return c;
-  }
-
   int max_active(int size) const {
-    cudaLaunchAttribute attr{};
-    cudaLaunchConfig_t c = config(1, size, attr);
+    const ClusterLaunch l(static_cast<unsigned>(size), kThreads, smem);
     int n = 0;
-    GC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, reinterpret_cast<const void*>(cluster_where_kernel), &c));
+    GC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, reinterpret_cast<const void*>(cluster_where_kernel), &l.config));
     return n;
   }
 
   // The SMs of each cluster of one launch.
   std::vector<std::vector<int>> run(int clusters, int size) const {
-    cudaLaunchAttribute attr{};
-    cudaLaunchConfig_t c = config(clusters, size, attr);
+    const ClusterLaunch l(static_cast<unsigned>(size), kThreads, smem, static_cast<unsigned>(clusters));
     DeviceBuffer<int> where(static_cast<std::size_t>(clusters * size));
     GC_CUDA_CHECK(cudaMemset(where.get(), 0xFF, where.bytes()));
-    GC_CUDA_CHECK(cudaLaunchKernelEx(&c, cluster_where_kernel, where.get(), static_cast<unsigned*>(nullptr), 0u,
+    GC_CUDA_CHECK(cudaLaunchKernelEx(&l.config, cluster_where_kernel, where.get(), static_cast<unsigned*>(nullptr), 0u,
                                      static_cast<int*>(nullptr)));
     GC_CUDA_CHECK_LAUNCH();
     const auto sm = where.download();
@@ -123,8 +108,8 @@ std::vector<std::string> check_achievable(const Launcher& l, const BoardLayout& 
   std::vector<std::string> v;
   const int size = b.max_cluster, clusters = b.max_active_clusters;
   if (clusters <= 0) return {fmt::format("cudaOccupancyMaxActiveClusters allows no cluster of {} CTAs", size)};
-  cudaLaunchAttribute attr{};
-  cudaLaunchConfig_t c = l.config(clusters, size, attr);
+  const ClusterLaunch launch(static_cast<unsigned>(size), kThreads, l.smem, static_cast<unsigned>(clusters));
+  const cudaLaunchConfig_t& c = launch.config;
   const unsigned ctas = static_cast<unsigned>(clusters * size);
   DeviceBuffer<int> where(ctas), seen(ctas);
   DeviceBuffer<unsigned> arrived(1);
@@ -170,8 +155,8 @@ BoardLayout measure_layout(const ProbeContext& ctx) {
   if (np != cudaSuccess) (void)cudaGetLastError();
   BoardLayout b;
   {
-    cudaLaunchAttribute attr{};
-    cudaLaunchConfig_t c = l.config(dev.sm_count, 1, attr);
+    ClusterLaunch launch(1, kThreads, l.smem, static_cast<unsigned>(dev.sm_count));
+    cudaLaunchConfig_t c = launch.config;
     c.numAttrs = 0;  // the query takes no cluster dimension
     GC_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&b.max_cluster,
                                                        reinterpret_cast<const void*>(cluster_where_kernel), &c));

@@ -20,3 +20,12 @@ T="$B/tests/gpuconform_gpu_tests"
 export GPUCONFORM_SASS_CACHE=${GPUCONFORM_SASS_CACHE:-$OUT/sass-cache}
 # ctest and the CLI read the files in this checkout, wherever the build was made.
 export GPUCONFORM_EXPECTATIONS="$PWD/expectations"
+# The file name expectations/evidence/ wants for a run record of GPU 0:
+# sm_XX-<PCI id>-<date>-<TAG>-gpu-<UUID prefix> (without .jsonl).
+evidence_name() {
+  local id uuid cc
+  id=$(nvidia-smi --query-gpu=pci.device_id --format=csv,noheader -i 0 | head -n 1 | sed -E 's/^0x(....).*/0x\1/' | tr 'A-F' 'a-f')
+  uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | head -n 1 | cut -c1-12)
+  cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -n 1 | tr -d ' .')
+  echo "sm_${cc}-${id}-$(date -u +%F)-$1-${uuid,,}"
+}

@@ -14,10 +14,7 @@ R=$OUT/record
 mkdir -p "$R"
 nvidia-smi --query-gpu=name,pci.device_id,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,temperature.gpu \
   --format=csv | tee "$R/nvidia-smi.csv"
-id=$(nvidia-smi --query-gpu=pci.device_id --format=csv,noheader -i 0 | head -n 1 | sed -E 's/^0x(....).*/0x\1/' | tr 'A-F' 'a-f')
-uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | head -n 1 | cut -c1-12)
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -n 1 | tr -d ' .')
-name="sm_${cc}-${id}-$(date -u +%F)-${tag}-${uuid,,}"
+name=$(evidence_name "$tag")
 args=()
 for g in "$@"; do args+=(--probe "$g"); done
 start=$(date +%s.%N)

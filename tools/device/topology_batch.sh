@@ -33,31 +33,33 @@ PY
 echo "== a. record ($RUNS runs) into a scratch file, timed"
 # The run record is named as expectations/evidence/ wants it (record_batch.sh):
 # sm_XX-<PCI id>-<date>-topology-gpu-<UUID prefix>.jsonl.
-id=$(nvidia-smi --query-gpu=pci.device_id --format=csv,noheader -i 0 | head -n 1 | sed -E 's/^0x(....).*/0x\1/' | tr 'A-F' 'a-f')
-uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i 0 | head -n 1 | cut -c1-12)
-cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -n 1 | tr -d ' .')
-evidence="$R/sm_${cc}-${id}-$(date -u +%F)-topology-${uuid,,}.jsonl"
+evidence="$R/$(evidence_name topology).jsonl"
 start=$(now)
 timeout 300 "$G" record --probe 'topology.*' --probe 'parallel.*' --runs "$RUNS" --out "$R/scratch.toml" \
   --evidence "$evidence" > "$R/record.txt" 2>&1
 echo "record exit $? wall $(since "$start") s for $RUNS runs: $evidence"
 tail -15 "$R/record.txt"
 
-# The committed file plus the scratch entries of probes it has no entry for.
-python3 - expectations/sm_90.toml "$R/scratch.toml" "$R/sm_90.toml" <<'PY'
-import re, sys
-committed, scratch, out = (open(sys.argv[1]).read(), open(sys.argv[2]).read() if __import__("os").path.exists(sys.argv[2]) else "", sys.argv[3])
+# An overlay of the scratch entries of probes the committed file has no entry for (beside
+# scratch.toml, so their run: sources resolve); none when every probe has an entry.
+overlay=()
+python3 - expectations/sm_90.toml "$R/scratch.toml" "$R/sm_90.toml" <<'PY' && overlay=(--overlay "$R/sm_90.toml")
+import os, re, sys
+committed = open(sys.argv[1]).read()
+scratch = open(sys.argv[2]).read() if os.path.exists(sys.argv[2]) else ""
 have = set(re.findall(r'^\[probe\."([^"]+)"\]', committed, re.M))
 blocks = re.split(r'(?m)^(?=\[probe\.")', scratch)[1:]
 added = [b for b in blocks if re.match(r'\[probe\."([^"]+)"\]', b).group(1) not in have]
-open(out, "w").write(committed.rstrip() + "\n\n# --- measured by topology_batch.sh (scratch) ---\n" + "".join(added))
-print("scratch entries added for probes without a committed entry:",
+print("scratch entries for probes without a committed entry:",
       ", ".join(re.match(r'\[probe\."([^"]+)"\]', b).group(1) for b in added) or "none")
+if not added:
+    sys.exit(1)
+open(sys.argv[3], "w").write('[meta]\narch = "sm_90"\ndescription = "topology_batch.sh scratch entries"\n\n' + "".join(added))
 PY
 
 echo "== b. one run of both families, with a run record, timed"
 start=$(now)
-timeout 240 "$G" run --filter 'topology.*' --filter 'parallel.*' --overlay "$R/sm_90.toml" \
+timeout 240 "$G" run --filter 'topology.*' --filter 'parallel.*' "${overlay[@]}" \
   --record "$R/run.jsonl" --junit "$R/run.xml" > "$R/run.txt" 2>&1
 echo "run exit $? wall $(since "$start") s"
 grep -E "^(pass|fail|warn|skip) " "$R/run.txt" | cut -c1-400
@@ -117,7 +119,7 @@ PY
 
 echo "== e. ctest -L topology, timed"
 start=$(now)
-GPUCONFORM_OVERLAY="$R/sm_90.toml" timeout 300 ctest --test-dir "$B" -L topology --output-on-failure > "$R/ctest.txt" 2>&1
+env ${overlay[1]:+GPUCONFORM_OVERLAY="${overlay[1]}"} timeout 300 ctest --test-dir "$B" -L topology --output-on-failure > "$R/ctest.txt" 2>&1
 echo "ctest exit $? wall $(since "$start") s"
 tail -25 "$R/ctest.txt"
 

@@ -2,6 +2,7 @@
 // Run records: one JSON object per line per test, the raw material for
 // `record` (evidence), `compare` and any later analysis.
 #include <nlohmann/json.hpp>
+#include <ctime>
 #include <string>
 
 #include "gpuconform/device_info.hpp"
@@ -28,6 +29,8 @@ void append_record_line(const std::string& path, const nlohmann::json& line);
 const char* suite_version();
 const char* suite_git_commit();
 
-std::string utc_timestamp();  // "2026-11-23T09:41:07Z"
+// `t` in UTC with a strftime format; the default is the record's "2026-11-23T09:41:07Z".
+std::string utc_time(std::time_t t, const char* format = "%Y-%m-%dT%H:%M:%SZ");
+std::string utc_timestamp();  // now, "2026-11-23T09:41:07Z"
 
 }  // namespace gpuconform

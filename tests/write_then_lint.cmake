@@ -1,6 +1,11 @@
-# Runs `${GPUCONFORM} record <args after -->` and then `${GPUCONFORM} lint ${OUT}`: both must
-# exit 0, and the written file must hold every string of CONTAINS and none of LACKS
-# (|-separated). A written file that the strict parser rejects fails the test.
+# Runs `${GPUCONFORM} ${WRITER} <args after --> --out ${OUT}` (WRITER: `record`, the default, or
+# `probe;numerics`) and then `${GPUCONFORM} lint ${OUT}`: both must exit 0, and the written file
+# must hold every string of CONTAINS and none of LACKS (|-separated). A written file that the
+# strict parser rejects fails the test.
+if(NOT DEFINED WRITER)
+  set(WRITER record)
+endif()
+string(REPLACE ";" " " writer_name "${WRITER}")
 set(args)
 set(seen_separator FALSE)
 foreach(i RANGE ${CMAKE_ARGC})
@@ -11,15 +16,16 @@ foreach(i RANGE ${CMAKE_ARGC})
   endif()
 endforeach()
 file(REMOVE "${OUT}")
-execute_process(COMMAND "${GPUCONFORM}" record ${args} --out "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+execute_process(COMMAND "${GPUCONFORM}" ${WRITER} ${args} --out "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT code EQUAL 0)
-  message(FATAL_ERROR "record exited ${code}")
+  message(FATAL_ERROR "${writer_name} exited ${code}")
 endif()
 execute_process(COMMAND "${GPUCONFORM}" lint "${OUT}" RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT code EQUAL 0)
-  message(FATAL_ERROR "lint of the file record wrote exited ${code}")
+  message(FATAL_ERROR "lint of the file ${writer_name} wrote exited ${code}")
 endif()
 file(READ "${OUT}" text)
 string(REPLACE "|" ";" CONTAINS "${CONTAINS}")
