@@ -124,9 +124,10 @@ const Requirements kNeedsSm90a{90, 90, "sm_90a (wgmma)"};
 
 GC_WGMMA_TABLE(GC_WGMMA_VARIANTS)
 
-// ---- s8 with wide N (m64nNk32, N = 16 .. 256): the arithmetic is exact integer whatever N,
-// but the accumulator fragment grows to N/2 registers a thread, laid out as N/8 mma.sync
-// m16n8 C tiles (mma_kernel.cuh c_at). A and B from shared memory only.
+// ---- Wide N (m64nNk*, N = 16 .. 256): the arithmetic does not depend on N (the model rows
+// are the m64n8 ones), but the accumulator fragment grows to N/2 (s32, f32) or N/4 (f16)
+// registers a thread, laid out as N/8 mma.sync m16n8 C tiles (mma_kernel.cuh c_at), and B's
+// shared-memory tile to N rows. Golden vectors only: the m64n8 rows are the numeric probes.
 // Register lists "%0,...,%N-1" of the wide accumulators (string literals: asm needs them so).
 #define GC_WG_REGS8 "%0,%1,%2,%3,%4,%5,%6,%7"
 #define GC_WG_REGS16 GC_WG_REGS8 \
@@ -147,35 +148,94 @@ GC_WGMMA_TABLE(GC_WGMMA_VARIANTS)
 #define GC_WG_D32(o) GC_WG_D16(o), GC_WG_D16(o + 16)
 #define GC_WG_D64(o) GC_WG_D32(o), GC_WG_D32(o + 32)
 #define GC_WG_D128(o) GC_WG_D64(o), GC_WG_D64(o + 64)
+// f32 accumulators travel as "f" (the PTX type of the wgmma .f32 D operand), from a float copy.
+#define GC_WG_F8(o) "+f"(d[o]), "+f"(d[o + 1]), "+f"(d[o + 2]), "+f"(d[o + 3]), \
+  "+f"(d[o + 4]), "+f"(d[o + 5]), "+f"(d[o + 6]), "+f"(d[o + 7])
+#define GC_WG_F16(o) GC_WG_F8(o), GC_WG_F8(o + 8)
+#define GC_WG_F32(o) GC_WG_F16(o), GC_WG_F16(o + 16)
+#define GC_WG_F64(o) GC_WG_F32(o), GC_WG_F32(o + 32)
+#define GC_WG_F128(o) GC_WG_F64(o), GC_WG_F64(o + 64)
 
-#define GC_EXEC_WG_S32_WIDE(Ptx, Regs, IA, IB, IS)                                              \
+// The operands after the accumulators: A by descriptor or in four registers, then B's
+// descriptor and scale-d. `AText` is A's operand in the PTX ("%64" or "{%64,%65,%66,%67}").
+#define GC_WG_IN_SHARED "l"(r.desc_a), "l"(r.desc_b), "r"(1)
+#define GC_WG_IN_REGISTERS "r"(r.a[0]), "r"(r.a[1]), "r"(r.a[2]), "r"(r.a[3]), "l"(r.desc_b), "r"(1)
+
+// Integer and f16 accumulators: bit patterns in the fragment's 32-bit words.
+#define GC_EXEC_WG_WIDE_BITS(Ptx, Regs, AText, IB, IS, Imm, In)                                 \
   template <class F>                                                                            \
   __device__ static void exec(F& r) {                                                           \
-    asm volatile(GC_WGMMA_OPEN(IS) Ptx " {" GC_WG_REGS##Regs "}, %" IA ", %" IB ", p" GC_WGMMA_CLOSE \
+    asm volatile(GC_WGMMA_OPEN(IS) Ptx " {" GC_WG_REGS##Regs "}, " AText ", %" IB ", p" Imm      \
+                 GC_WGMMA_CLOSE                                                                 \
                  : GC_WG_D##Regs(0)                                                             \
-                 : "l"(r.desc_a), "l"(r.desc_b), "r"(1)                                         \
+                 : In                                                                           \
                  : "memory");                                                                   \
   }
 
-// Name, PTX, accumulator registers a thread (N/2), operand numbers of desc-a, desc-b and
-// scale-d (they follow the accumulators).
-#define GC_WGMMA_WIDE_TABLE(X)                                                                              \
-  X(wgmma_m64n16k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8", 8, "8", "9", "10")           \
-  X(wgmma_m64n32k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8", 16, "16", "17", "18")        \
-  X(wgmma_m64n64k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8", 32, "32", "33", "34")        \
-  X(wgmma_m64n128k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8", 64, "64", "65", "66")      \
-  X(wgmma_m64n256k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", 128, "128", "129", "130")  \
-  X(wgmma_m64n256k32_s32_s8_satfinite, "wgmma.mma_async.sync.aligned.m64n256k32.satfinite.s32.s8.s8", 128,   \
-    "128", "129", "130")
+#define GC_EXEC_WG_WIDE_F32(Ptx, Regs, AText, IB, IS, Imm, In)                                  \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    float d[Regs];                                                                              \
+    for (int i = 0; i < Regs; ++i) d[i] = __uint_as_float(r.d[i]);                              \
+    asm volatile(GC_WGMMA_OPEN(IS) Ptx " {" GC_WG_REGS##Regs "}, " AText ", %" IB ", p" Imm      \
+                 GC_WGMMA_CLOSE                                                                 \
+                 : GC_WG_F##Regs(0)                                                             \
+                 : In                                                                           \
+                 : "memory");                                                                   \
+    for (int i = 0; i < Regs; ++i) r.d[i] = __float_as_uint(d[i]);                              \
+  }
 
-#define GC_WGMMA_WIDE_VARIANT(Name, Ptx, Regs, IA, IB, IS)                                         \
+// Name, PTX, accumulator kind (BITS: s32 or packed f16; F32), accumulator registers a thread
+// (N/2 for s32 and f32, N/4 for f16), A from registers (areg) or by descriptor, A's operand
+// text, the operand numbers of desc-b and scale-d (they follow the accumulators and A), the
+// immediates after scale-d (as in GC_WGMMA_TABLE). Float rows: f32.f16 at N = 16, 64 and 256
+// walk the accumulator layout; every other float type at N = 256 (the widest fragment), and
+// A from registers at N = 256 for an f16 and an FP8 type.
+#define GC_WGMMA_WIDE_TABLE(X)                                                                                     \
+  X(wgmma_m64n16k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8", BITS, 8, false, "%8", "9", "10", "") \
+  X(wgmma_m64n32k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8", BITS, 16, false, "%16", "17", "18",  \
+    "")                                                                                                            \
+  X(wgmma_m64n64k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8", BITS, 32, false, "%32", "33", "34",  \
+    "")                                                                                                            \
+  X(wgmma_m64n128k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8", BITS, 64, false, "%64", "65",      \
+    "66", "")                                                                                                      \
+  X(wgmma_m64n256k32_s32_s8, "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", BITS, 128, false, "%128", "129",   \
+    "130", "")                                                                                                     \
+  X(wgmma_m64n256k32_s32_s8_satfinite, "wgmma.mma_async.sync.aligned.m64n256k32.satfinite.s32.s8.s8", BITS, 128,    \
+    false, "%128", "129", "130", "")                                                                               \
+  X(wgmma_m64n16k16_f32_f16, "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16", F32, 8, false, "%8", "9", "10",   \
+    ", 1, 1, 0, 0")                                                                                                \
+  X(wgmma_m64n64k16_f32_f16, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", F32, 32, false, "%32", "33",      \
+    "34", ", 1, 1, 0, 0")                                                                                          \
+  X(wgmma_m64n256k16_f32_f16, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", F32, 128, false, "%128",        \
+    "129", "130", ", 1, 1, 0, 0")                                                                                  \
+  X(wgmma_m64n256k16_f32_bf16, "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", F32, 128, false, "%128",     \
+    "129", "130", ", 1, 1, 0, 0")                                                                                  \
+  X(wgmma_m64n256k16_f16_f16, "wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16", BITS, 64, false, "%64", "65",   \
+    "66", ", 1, 1, 0, 0")                                                                                          \
+  X(wgmma_m64n256k8_f32_tf32, "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", F32, 128, false, "%128",       \
+    "129", "130", ", 1, 1")                                                                                        \
+  X(wgmma_m64n256k32_f32_e4m3, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", F32, 128, false, "%128",     \
+    "129", "130", ", 1, 1")                                                                                        \
+  X(wgmma_m64n256k32_f32_e5m2, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2", F32, 128, false, "%128",     \
+    "129", "130", ", 1, 1")                                                                                        \
+  X(wgmma_m64n256k16_f32_f16_areg, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", F32, 128, true,           \
+    "{%128,%129,%130,%131}", "132", "133", ", 1, 1, 0")                                                            \
+  X(wgmma_m64n256k32_f32_e4m3_areg, "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", F32, 128, true,        \
+    "{%128,%129,%130,%131}", "132", "133", ", 1, 1")
+
+#define GC_WG_IN_false GC_WG_IN_SHARED
+#define GC_WG_IN_true GC_WG_IN_REGISTERS
+#define GC_WG_IN(ARegisters) GC_WG_IN_##ARegisters
+
+#define GC_WGMMA_WIDE_VARIANT(Name, Ptx, Acc, Regs, ARegisters, AText, IB, IS, Imm)                   \
   struct Name {                                                                                    \
     static constexpr const char* kName = #Name;                                                    \
     static constexpr Fragments kFragments = Fragments::kWarpgroup;                                 \
-    static constexpr bool kARegisters = false;                                                     \
+    static constexpr bool kARegisters = ARegisters;                                                \
     static constexpr bool kNeedsSm90a = true;                                                      \
     static constexpr int kMinArch = 900;                                                           \
-    GC_EXEC_WG_S32_WIDE(Ptx, Regs, IA, IB, IS)                                                     \
+    GC_EXEC_WG_WIDE_##Acc(Ptx, Regs, AText, IB, IS, Imm, GC_WG_IN(ARegisters))                     \
   };                                                                                               \
   const bool Name##_registered = register_mma_variant(#Name, Ptx, "", 90, true, &run_mma<Name>,    \
                                                       &mma_has_code<Name>, fragment_counts<Name>(), \
