@@ -72,6 +72,14 @@ std::string boards_text(const std::vector<BoardRuns>& boards, const BoardSpread&
                      unit);
 }
 
+// Three decimals, as every recorded value had; below 1 four significant digits instead, so a
+// small value (an error ratio of 1e-4) is not written as 0.
+double round_centre(double centre) {
+  if (centre == 0 || std::fabs(centre) >= 1) return std::round(centre * 1000) / 1000;
+  const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(centre))));
+  return std::round(centre * scale) / scale;
+}
+
 // sign: '+' when the fail limit lies above the drift limit (a band's half-width, max), '-' below.
 std::string margin_text(const PolicyClass* c, double margin, const std::string& unit, char sign = '+') {
   if (!c) return "no class of the band policy matched: fail band = drift band";
@@ -85,7 +93,7 @@ void derive_band(const Probe& probe, const std::vector<BoardRuns>& boards, const
   const double margin = c ? c->k * c->spread_rel * std::fabs(s.centre) : 0;
   const double drift = std::max({probe.record.min_tol, probe.record.min_tol_rel * std::fabs(s.centre),
                                  policy.noise_factor * s.noise + s.half_spread});
-  e.value = std::round(s.centre * 1000) / 1000;
+  e.value = round_centre(s.centre);
   e.tol = round_up_2sig(drift + margin);
   if (margin > 0) e.drift_tol = round_up_2sig(drift);
   if (e.drift_tol && *e.drift_tol >= *e.tol) e.drift_tol.reset();

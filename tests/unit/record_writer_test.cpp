@@ -36,6 +36,15 @@ TEST(RecordWriter, NoisyBandWidensToThreeTimesTheWorstDeviation) {
   EXPECT_DOUBLE_EQ(*e.tol, 30);
 }
 
+TEST(RecordWriter, ASmallValueKeepsFourSignificantDigits) {
+  // An error ratio of 1.23456e-4 (numeric.profile): three decimals would write 0.
+  const Expectation e =
+      derive_expectation(probe_of(ExpectationKind::band, 1e-6), {m(1.23456e-4, "ratio"), m(1.23456e-4, "ratio")}, "run:x:1");
+  EXPECT_DOUBLE_EQ(*e.value, 1.235e-4);
+  const Expectation big = derive_expectation(probe_of(ExpectationKind::band), {m(286.12345)}, "run:x:1");
+  EXPECT_DOUBLE_EQ(*big.value, 286.123);
+}
+
 BoardRuns board(const std::string& gpu, std::vector<Measurement> runs, std::optional<double> seconds = {}) {
   return BoardRuns{gpu, "run:" + gpu + ":1", std::move(runs), seconds};
 }
