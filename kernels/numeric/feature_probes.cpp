@@ -48,12 +48,28 @@ constexpr FeaturePath kPaths[] = {
     {"wgmma.f16.f16", "wgmma_m64n8k16_f16_f16", 90, true},     {"wgmma.f32.tf32", "wgmma_m64n8k8_f32_tf32", 90, true},
     {"wgmma.f32.e4m3", "wgmma_m64n8k32_f32_e4m3", 90, true},   {"wgmma.f32.e5m2", "wgmma_m64n8k32_f32_e5m2", 90, true},
     {"wgmma.f16.e4m3", "wgmma_m64n8k32_f16_e4m3", 90, true},   {"wgmma.f16.e5m2", "wgmma_m64n8k32_f16_e5m2", 90, true},
+    // The shorter mma.sync shapes are other instructions (HMMA.1688 beside HMMA.16816): their
+    // path names carry the shape, since the model id they share does not.
+    {"mma_sync.m16n8k8.f32.f16", "mma_m16n8k8_f32_f16", 80, false},
+    {"mma_sync.m16n8k8.f32.bf16", "mma_m16n8k8_f32_bf16", 80, false},
+    {"mma_sync.m16n8k8.f16.f16", "mma_m16n8k8_f16_f16", 80, false},
+    {"mma_sync.m16n8k4.f32.tf32", "mma_m16n8k4_f32_tf32", 80, false},
+    {"wmma.f32.f16", "wmma_m16n16k16_f32_f16", 80, false},     {"wmma.f32.bf16", "wmma_m16n16k16_f32_bf16", 80, false},
+    {"wmma.f16.f16", "wmma_m16n16k16_f16_f16", 80, false},     {"wmma.f32.tf32", "wmma_m16n16k8_f32_tf32", 80, false},
+    // Integer and fp64 paths: the one property is which simple model fits (simple_models.hpp).
+    {"mma_sync.s32.s8", "mma_m16n8k32_s32_s8", 80, false},     {"mma_sync.s32.u8", "mma_m16n8k32_s32_u8", 80, false},
+    {"mma_sync.s32.s8.satfinite", "mma_m16n8k32_s32_s8_satfinite", 80, false},
+    {"mma_sync.f64.f64", "mma_m8n8k4_f64_f64", 80, false},
+    {"mma_sync.m16n8k16.f64.f64", "mma_m16n8k16_f64_f64", 90, false},
+    {"wmma.s32.s8", "wmma_m16n16k16_s32_s8", 80, false},       {"wmma.f64.f64", "wmma_m8n8k4_f64_f64", 80, false},
+    {"wgmma.s32.s8", "wgmma_m64n8k32_s32_s8", 90, true},
+    {"wgmma.s32.s8.satfinite", "wgmma_m64n8k32_s32_s8_satfinite", 90, true},
 };
 // Every property a path may have; paths register those the fit reports for their formats.
 constexpr const char* kProperties[] = {"lowering",         "block_order",       "block_size",    "fraction_bits",
                                        "final_rounding",   "accumulator_format", "e_zero",       "subnormal_inputs",
                                        "subnormal_outputs", "negative_zero",     "overflow",      "input_truncation",
-                                       "nan_canonical"};
+                                       "nan_canonical",    "model"};
 constexpr std::size_t kPathCount = sizeof(kPaths) / sizeof(kPaths[0]);
 constexpr std::size_t kPropertyCount = sizeof(kProperties) / sizeof(kProperties[0]);
 
@@ -84,6 +100,10 @@ Measurement run_feature(const ProbeContext& ctx) {
 
 // Whether a path reports this property (the fit's parameter list for its formats).
 bool applies(const VectorVariant& v, const std::string& property) {
+  // Paths without a block-FMA model (integer, fp64) are fitted among the simple models.
+  const bool block = float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64;
+  if (!block) return property == "model";
+  if (property == "model") return false;
   if (property == "nan_canonical") return true;
   const bool fp8 = v.ab_type == ElementType::e4m3 || v.ab_type == ElementType::e5m2;
   if (property == "block_order") return fp8;
