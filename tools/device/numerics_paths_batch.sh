@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Issue 11's remaining paths on one GPU node, in one call (well under 540 s):
+#   1. golden vector files of the wide-N float wgmma variants (f32.f16 at N = 16, 64, 256;
+#      bf16, f16.f16, tf32, e4m3, e5m2 at N = 256; A from registers at N = 256), each written
+#      only after its fragment-layout self-test passed, then `vectors check` and `vectors infer`
+#      on them; plus any extra variant globs given in $EXTRA_VARIANTS as "GLOB:COUNT ..."
+#      (the sparse and sub-byte helpers' batches name theirs);
+#   2. evidence: `record` of numeric.profile.* (3 runs) and of numeric.feature.* (1 run: exact
+#      entries), named as expectations/evidence/ wants them;
+#   3. the numeric family of a standard run with those entries as overlays, timed (target
+#      <= 60 s of probe time), and its per-probe seconds.
+# What comes back: $OUT/paths_log.txt and $OUT/paths.tgz (golden/, evidence/, reports/).
+# Usage: tools/device/numerics_paths_batch.sh BUILD_DIR
+. "$(dirname "$0")/prelude.sh" "${1:-}" paths_log.txt
+W=$OUT/paths
+rm -rf "$W" && mkdir -p "$W/golden" "$W/evidence" "$W/reports"
+elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
+nvidia-smi --query-gpu=name,pci.device_id,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
+  --format=csv | tee "$W/reports/nvidia-smi.csv"
+
+echo "== 1. golden files"
+# Counts from `vectors generate --simulate sm_90 --distinct-rows 2`: 0.19-0.32 MB a file.
+WIDE="wgmma_m64n16k16_f32_f16:250 wgmma_m64n64k16_f32_f16:63 wgmma_m64n256k16_f32_f16:25
+      wgmma_m64n256k16_f32_bf16:25 wgmma_m64n256k16_f16_f16:25 wgmma_m64n256k8_f32_tf32:30
+      wgmma_m64n256k32_f32_e4m3:25 wgmma_m64n256k32_f32_e5m2:25 wgmma_m64n256k16_f32_f16_areg:25
+      wgmma_m64n256k32_f32_e4m3_areg:25"
+start=$(date +%s.%N)
+printf '%s\n' $WIDE ${EXTRA_VARIANTS:-} | xargs -P 8 -I{} sh -c '
+  spec=$1; v=${spec%%:*}; n=2000; [ "$spec" != "$v" ] && n=${spec#*:}
+  timeout 150 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
+    echo "generate $v: exit $?"' _ {} "$G" "$W/golden"
+cat "$W"/golden/.log.* && rm -f "$W"/golden/.log.*
+"$G" vectors readme "$W/golden"
+echo "generate took $(elapsed "$start") s"
+ls -l "$W/golden"
+"$G" vectors check "$W"/golden/*.txt.xz > "$W/reports/check.txt" 2>&1; echo "check exit: $?"
+grep -vE "outputs match|^  model" "$W/reports/check.txt" | head -40
+"$G" vectors check --candidates "$W"/golden/*.txt.xz > "$W/reports/candidates.txt" 2>&1; echo "candidates exit: $?"
+"$G" vectors infer "$W"/golden/*.txt.xz > "$W/reports/infer.txt" 2>&1; echo "infer exit: $?"
+cat "$W/reports/infer.txt" | cut -c1-400
+
+echo "== 2. evidence"
+for spec in "profile:numeric.profile.*:3" "features:numeric.feature.*:1"; do
+  tag=${spec%%:*}; rest=${spec#*:}; glob=${rest%:*}; runs=${rest##*:}
+  name=$(evidence_name "$tag")
+  start=$(date +%s.%N)
+  timeout 200 "$G" record --probe "$glob" --runs "$runs" --out "$W/evidence/scratch-$tag.toml" \
+    --evidence "$W/evidence/$name.jsonl" > "$W/reports/record-$tag.txt" 2>&1
+  echo "record $tag exit $? wall $(elapsed "$start") s: $name.jsonl"
+  grep -cE "^  recorded" "$W/reports/record-$tag.txt" | sed 's/^/recorded: /'
+  grep -E "FAILED|skipped" "$W/reports/record-$tag.txt" | cut -c1-220 | head -20
+done
+
+echo "== 3. the numeric family of a standard run, with the new entries as overlays"
+start=$(date +%s.%N)
+timeout 240 "$G" run --filter 'numeric.*' --overlay "$W/evidence/scratch-profile.toml" \
+  --overlay "$W/evidence/scratch-features.toml" --record "$W/reports/numeric-run.jsonl" \
+  --junit "$W/reports/numeric-run.xml" > "$W/reports/numeric-run.txt" 2>&1
+echo "numeric family exit $? wall $(elapsed "$start") s"
+tail -4 "$W/reports/numeric-run.txt"
+python3 - "$W/reports/numeric-run.jsonl" <<'PY'
+import json, sys, collections
+tot = collections.Counter(); rows = []
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    p = r.get("probe")
+    if not p: continue
+    s = r.get("seconds") or 0
+    tot[".".join(p.split(".")[:2])] += s
+    rows.append((s, p, r.get("verdict")))
+print(f"probe seconds: {sum(tot.values()):.1f}", {k: round(v, 1) for k, v in tot.items()})
+for s, p, v in sorted(rows, reverse=True)[:12]: print(f"  {s:6.2f} {p} {v}")
+print("not pass:", [(p, v) for s, p, v in rows if v not in ("pass",)][:30])
+PY
+tar -C "$OUT" -czf "$OUT/paths.tgz" paths
