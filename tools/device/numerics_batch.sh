@@ -74,24 +74,7 @@ cat "$WORK/reports/probe_numerics.txt"
 "$G" lint "$WORK/probe/$ARCH-numerics.toml"
 echo "lint exit: $?"
 # The committed numeric.feature.* entries against what the survey pinned (same ids, same param).
-python3 - "expectations/$ARCH.toml" "$WORK/probe/$ARCH-numerics.toml" <<'PY'
-import re, sys
-def entries(path):
-    out, key = {}, None
-    for line in open(path):
-        m = re.match(r'\[probe\."([^"]+)"\]', line)
-        if m: key = m.group(1)
-        m = re.match(r'model = "(param:[^"]+)"', line)
-        if m and key and key.startswith("numeric.feature."): out[key] = m.group(1)
-    return out
-committed, survey = entries(sys.argv[1]), entries(sys.argv[2])
-same = sum(1 for k in committed if survey.get(k) == committed[k])
-print(f"committed feature entries {len(committed)}, survey entries {len(survey)}, equal {same}")
-for k in sorted(committed):
-    if k in survey and survey[k] != committed[k]: print("DIFFERS", k, "committed", committed[k], "survey", survey[k])
-for k in sorted(set(committed) - set(survey)): print("not pinned by the survey:", k, committed[k])
-for k in sorted(set(survey) - set(committed)): print("only in the survey:", k, survey[k])
-PY
+python3 tools/device/compare_features.py "expectations/$ARCH.toml" "$WORK/probe/$ARCH-numerics.toml"
 
 echo "== 4. the numeric family of a normal run, timed (<= 60 s)"
 start=$(date +%s.%N)

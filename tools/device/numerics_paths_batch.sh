@@ -58,18 +58,5 @@ timeout 240 "$G" run --filter 'numeric.*' --overlay "$W/evidence/scratch-profile
   --junit "$W/reports/numeric-run.xml" > "$W/reports/numeric-run.txt" 2>&1
 echo "numeric family exit $? wall $(elapsed "$start") s"
 tail -4 "$W/reports/numeric-run.txt"
-python3 - "$W/reports/numeric-run.jsonl" <<'PY'
-import json, sys, collections
-tot = collections.Counter(); rows = []
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    p = r.get("probe")
-    if not p: continue
-    s = r.get("seconds") or 0
-    tot[".".join(p.split(".")[:2])] += s
-    rows.append((s, p, r.get("verdict")))
-print(f"probe seconds: {sum(tot.values()):.1f}", {k: round(v, 1) for k, v in tot.items()})
-for s, p, v in sorted(rows, reverse=True)[:12]: print(f"  {s:6.2f} {p} {v}")
-print("not pass:", [(p, v) for s, p, v in rows if v not in ("pass",)][:30])
-PY
+python3 tools/device/family_seconds.py "$W/reports/numeric-run.jsonl"
 tar -C "$OUT" -czf "$OUT/paths.tgz" paths
