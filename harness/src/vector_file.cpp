@@ -15,12 +15,12 @@ namespace gpuconform {
 namespace {
 
 constexpr std::array<const char*, 5> kInstructions = {"mma", "mmasp", "wmma", "wgmma", "tcgen05"};
-constexpr std::array<const char*, 2> kQualifiers = {"satfinite", "areg"};
+constexpr std::array<const char*, 4> kQualifiers = {"satfinite", "areg", "xor", "and"};
 constexpr std::array<ElementType, 4> kDTypes = {ElementType::f64, ElementType::f32,
                                                 ElementType::f16, ElementType::s32};
-constexpr std::array<ElementType, 8> kAbTypes = {
-    ElementType::f64, ElementType::tf32, ElementType::f16, ElementType::bf16,
-    ElementType::e4m3, ElementType::e5m2, ElementType::s8, ElementType::u8};
+constexpr std::array<ElementType, 11> kAbTypes = {
+    ElementType::f64,  ElementType::tf32, ElementType::f16, ElementType::bf16, ElementType::e4m3, ElementType::e5m2,
+    ElementType::s8,   ElementType::u8,   ElementType::s4,  ElementType::u4,   ElementType::b1};
 constexpr int kMaxDimension = 256;  // the largest m, n or k of any PTX MMA shape
 constexpr std::size_t kMaxClassBytes = 128;
 constexpr std::size_t kChunkBytes = std::size_t{1} << 16;
@@ -112,6 +112,9 @@ std::string_view element_name(ElementType t) {
     case ElementType::s32: return "s32";
     case ElementType::s8: return "s8";
     case ElementType::u8: return "u8";
+    case ElementType::s4: return "s4";
+    case ElementType::u4: return "u4";
+    case ElementType::b1: return "b1";
   }
   return "?";
 }
@@ -119,7 +122,7 @@ std::string_view element_name(ElementType t) {
 std::optional<ElementType> parse_element(std::string_view name) {
   for (ElementType t : {ElementType::f64, ElementType::f32, ElementType::tf32, ElementType::f16,
                         ElementType::bf16, ElementType::e4m3, ElementType::e5m2, ElementType::s32,
-                        ElementType::s8, ElementType::u8})
+                        ElementType::s8, ElementType::u8, ElementType::s4, ElementType::u4, ElementType::b1})
     if (element_name(t) == name) return t;
   return std::nullopt;
 }
@@ -136,6 +139,9 @@ int element_bits(ElementType t) {
     case ElementType::e5m2:
     case ElementType::s8:
     case ElementType::u8: return 8;
+    case ElementType::s4:
+    case ElementType::u4: return 4;
+    case ElementType::b1: return 1;
   }
   return 0;
 }
@@ -202,6 +208,20 @@ std::optional<VectorVariant> parse_variant(std::string_view name, std::string& w
   }
   if (v.has("satfinite") && v.d_type != ElementType::s32) {
     why = prefix + "satfinite needs an s32 D";
+    return std::nullopt;
+  }
+  // b1 MMA is a popc of a bit operation, which the name must say (PTX has no default).
+  const bool bit_op = v.has("xor") || v.has("and");
+  if (v.ab_type == ElementType::b1 && (!bit_op || (v.has("xor") && v.has("and")))) {
+    why = prefix + "b1 needs exactly one of the qualifiers xor, and (the bit operation before popc)";
+    return std::nullopt;
+  }
+  if (v.ab_type != ElementType::b1 && bit_op) {
+    why = prefix + "xor and and are b1 qualifiers; the A/B type is " + std::string(element_name(v.ab_type));
+    return std::nullopt;
+  }
+  if (v.ab_type == ElementType::b1 && v.d_type != ElementType::s32) {
+    why = prefix + "b1 needs an s32 D";
     return std::nullopt;
   }
   return v;
@@ -408,6 +428,8 @@ void VectorReader::set_variant(std::string_view name) {
 void VectorReader::parse_matrix(std::string_view field, const char* what, std::size_t count,
                                 ElementType type, std::vector<std::uint64_t>& out) const {
   const auto digits = static_cast<std::size_t>(element_digits(type));
+  const int bits = element_bits(type);
+  const std::uint64_t largest = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   if (field.size() != count * digits)
     fail(std::string(what) + " has " + std::to_string(field.size()) + " hex digits, expected " +
          std::to_string(count * digits) + " (" + std::to_string(count) + " " +
@@ -423,6 +445,10 @@ void VectorReader::parse_matrix(std::string_view field, const char* what, std::s
              std::to_string(p - field.data() + 1) + " is not a lowercase hex digit");
       value = (value << 4) | static_cast<std::uint64_t>(h);
     }
+    if (value > largest)  // only b1's one digit can hold more than its bits
+      fail(std::string(what) + ": " + quoted(std::string_view(p - 1, 1)) + " at digit " +
+           std::to_string(p - field.data()) + " is not a " + std::string(element_name(type)) + " value (0.." +
+           std::to_string(largest) + ")");
     out[e] = value;
   }
 }
@@ -580,8 +606,8 @@ void VectorWriter::append_matrix(const std::vector<std::uint64_t>& values, std::
   if (values.size() != count)
     throw std::invalid_argument(variant_.name + ": " + what + " has " + std::to_string(values.size()) +
                                 " elements, expected " + std::to_string(count));
-  const int digits = element_digits(type);
-  const std::uint64_t limit = digits == 16 ? ~std::uint64_t{0} : (std::uint64_t{1} << (4 * digits)) - 1;
+  const int digits = element_digits(type), bits = element_bits(type);
+  const std::uint64_t limit = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
   line_ += ' ';
   for (std::uint64_t v : values) {
     if (v > limit)

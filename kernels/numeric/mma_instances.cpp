@@ -15,8 +15,27 @@
 namespace gpuconform::kernels {
 namespace {
 
-bool is_integer(ElementType t) {
-  return t == ElementType::s8 || t == ElementType::u8 || t == ElementType::s32;
+bool is_integer(ElementType t) { return !float_format(t); }
+
+// The range of an integer A/B type: s8 [-128, 127], u8 [0, 255], s4 [-8, 7], u4 [0, 15], b1 [0, 1].
+struct IntRange {
+  std::int64_t lo, hi;
+  bool is_signed() const { return lo < 0; }
+};
+IntRange int_range(ElementType t) {
+  const int bits = element_bits(t);
+  if (t == ElementType::s8 || t == ElementType::s4) return {-(std::int64_t{1} << (bits - 1)), (std::int64_t{1} << (bits - 1)) - 1};
+  return {0, (std::int64_t{1} << bits) - 1};
+}
+
+// An integer element's value: the signed types sign-extended from their width.
+std::int64_t int_value(ElementType t, std::uint64_t bits) {
+  const int width = element_bits(t);
+  const std::uint64_t m = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  const bool is_signed = t == ElementType::s8 || t == ElementType::s4 || t == ElementType::s32;
+  const std::uint64_t x = bits & m;
+  if (is_signed && width < 64 && (x >> (width - 1)) & 1) return static_cast<std::int64_t>(x) - (std::int64_t{1} << width);
+  return static_cast<std::int64_t>(x);
 }
 
 std::uint64_t mask(ElementType t) {
@@ -55,13 +74,19 @@ ref::InputClass float_class(std::string_view klass) {
 }
 
 // Integer operands: full range (normal), pairwise cancelling (cancel), or extremes with C
-// near the s32 limits so that the sum overflows (special).
+// near the s32 limits so that the sum overflows (special). b1 has no negative term to cancel
+// with: its cancel class copies rows of A into the columns of B (a XOR b = 0 there).
 void draw_integer(const VectorVariant& v, std::string_view klass, ref::Rng& rng, MmaInstance& in) {
-  const bool is_signed = v.ab_type == ElementType::s8;
-  const std::int64_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
-  auto any = [&](ref::Rng& r) { return uniform(r, lo, hi); };
-  auto small_c = [](ref::Rng& r) { return uniform(r, -(1 << 20), 1 << 20); };
-  auto margin = [](ref::Rng& r) { return uniform(r, 0, 1 << 20); };
+  const IntRange r = int_range(v.ab_type);
+  const bool is_signed = r.is_signed();
+  const std::int64_t lo = r.lo, hi = r.hi;
+  auto any = [&](ref::Rng& g) { return uniform(g, lo, hi); };
+  auto small_c = [](ref::Rng& g) { return uniform(g, -(1 << 20), 1 << 20); };
+  // C within reach of the limit: 2^20 for 8-bit operands (as drawn since the first s8 files),
+  // the largest |sum| the products can reach for sub-byte ones, so that some sums overflow.
+  const std::int64_t max_product = std::max(lo * lo, hi * hi);
+  const std::int64_t reach = element_bits(v.ab_type) >= 8 ? (1 << 20) : v.k * max_product;
+  auto margin = [&](ref::Rng& g) { return uniform(g, 0, reach); };
   const std::int64_t extremes[] = {lo, lo + 1, hi, hi - 1, is_signed ? -1 : 1, 1};
   auto extreme = [&] { return extremes[rng() % std::size(extremes)]; };
   if (klass == "normal" || klass == "cancel") {
@@ -69,13 +94,16 @@ void draw_integer(const VectorVariant& v, std::string_view klass, ref::Rng& rng,
     for (auto& x : in.b) x = int_bits(v.ab_type, any(rng));
     for (auto& x : in.c) x = int_bits(v.d_type, small_c(rng));
     if (klass == "cancel" && is_signed)
-      for (int k = 1; k < v.k; k += 2) {  // product k cancels product k-1 (up to -128 -> 127)
+      for (int k = 1; k < v.k; k += 2) {  // product k cancels product k-1 (up to lo -> hi)
         for (int i = 0; i < v.m; ++i) in.a[i * v.k + k] = in.a[i * v.k + k - 1];
         for (int j = 0; j < v.n; ++j) {
-          const std::int64_t negated = -static_cast<std::int8_t>(in.b[j * v.k + k - 1]);
-          in.b[j * v.k + k] = int_bits(v.ab_type, std::min<std::int64_t>(negated, 127));
+          const std::int64_t negated = -int_value(v.ab_type, in.b[j * v.k + k - 1]);
+          in.b[j * v.k + k] = int_bits(v.ab_type, std::min<std::int64_t>(negated, hi));
         }
       }
+    if (klass == "cancel" && v.ab_type == ElementType::b1)
+      for (int j = 0; j < v.n; ++j)
+        std::copy_n(in.a.begin() + (j % v.m) * v.k, v.k, in.b.begin() + j * v.k);
   } else if (klass == "special") {
     for (auto& x : in.a) x = int_bits(v.ab_type, extreme());
     for (auto& x : in.b) x = int_bits(v.ab_type, extreme());
@@ -88,11 +116,30 @@ void draw_integer(const VectorVariant& v, std::string_view klass, ref::Rng& rng,
   }
 }
 
+// b1 probes: every k contributing a 1 (a XOR b, or a AND b, by the name) with C near the
+// top, so the sum wraps or saturates; and the two inputs that tell XOR from AND apart.
+std::vector<MmaInstance> b1_probes(const VectorVariant& v) {
+  std::vector<MmaInstance> out;
+  auto add = [&](std::string name, std::uint64_t a, std::uint64_t b, std::int64_t c) {
+    MmaInstance in = empty_instance(v, "probe:" + name);
+    for (int k = 0; k < v.k; ++k) in.a[k] = a, in.b[k] = b;  // row 0 of A, column 0 of B
+    in.c[0] = int_bits(v.d_type, c);
+    out.push_back(std::move(in));
+  };
+  add("s32_overflow_up", 1, v.has("and") ? 1 : 0, INT32_MAX - v.k / 2);
+  add("b1_ones_both", 1, 1, 0);     // xor: 0, and: K
+  add("b1_ones_in_a", 1, 0, 0);     // xor: K, and: 0
+  add("s32_exact_max_sum", 1, v.has("and") ? 1 : 0, -1);
+  return out;
+}
+
 // Integer MMA probes: overflow with and without saturation, and whether saturation acts on
 // the exact sum or on partial sums (C near the limit, then +p and -p).
 std::vector<MmaInstance> integer_probes(const VectorVariant& v) {
-  const bool is_signed = v.ab_type == ElementType::s8;
-  const std::int64_t top = is_signed ? 127 : 255;
+  if (v.ab_type == ElementType::b1) return b1_probes(v);
+  const IntRange r = int_range(v.ab_type);
+  const bool is_signed = r.is_signed();
+  const std::int64_t top = r.hi;
   std::vector<MmaInstance> out;
   auto add = [&](std::string name, auto fill) {
     MmaInstance in = empty_instance(v, "probe:" + name);
@@ -106,8 +153,8 @@ std::vector<MmaInstance> integer_probes(const VectorVariant& v) {
   if (is_signed) {
     add("s32_overflow_down", [&](MmaInstance& in) {
       for (int k = 0; k < v.k; ++k) {
-        in.a[k] = int_bits(v.ab_type, -128);
-        in.b[k] = int_bits(v.ab_type, 127);
+        in.a[k] = int_bits(v.ab_type, r.lo);
+        in.b[k] = int_bits(v.ab_type, r.hi);
       }
       in.c[0] = int_bits(v.d_type, INT32_MIN + 100);
     });
@@ -121,7 +168,7 @@ std::vector<MmaInstance> integer_probes(const VectorVariant& v) {
     });
   }
   add("s32_exact_max_product", [&](MmaInstance& in) {
-    for (int k = 0; k < v.k; ++k) in.a[k] = in.b[k] = int_bits(v.ab_type, is_signed ? -128 : 255);
+    for (int k = 0; k < v.k; ++k) in.a[k] = in.b[k] = int_bits(v.ab_type, is_signed ? r.lo : r.hi);
     in.c[0] = int_bits(v.d_type, -1);
   });
   return out;
@@ -226,19 +273,19 @@ std::vector<MmaInstance> probe_instances(const VectorVariant& v) {
 }
 
 double element_value(ElementType t, std::uint64_t bits) {
-  switch (t) {
-    case ElementType::s8: return static_cast<std::int8_t>(bits);
-    case ElementType::u8: return static_cast<double>(bits & 0xFF);
-    case ElementType::s32: return static_cast<std::int32_t>(bits);
-    default: return ref::to_double(*float_format(t), bits);
-  }
+  if (const ref::FloatFormat* f = float_format(t)) return ref::to_double(*f, bits);
+  return static_cast<double>(int_value(t, bits));
 }
 
 std::vector<MmaInstance> layout_instances(const VectorVariant& v, int count, ref::Rng& rng) {
   // |A|, |B| <= 4 and |C| <= 64: every partial sum is an integer below 2^11, exact in f16,
   // in the 13-bit FP8 accumulator and in each input format (e5m2 holds 3 = 1.1b x 2^1).
-  const int lo = v.ab_type == ElementType::u8 ? 0 : -4;
-  auto small = [&](ref::Rng& r) { return static_cast<int>(uniform(r, lo, 4)); };
+  // Unsigned types draw from 0, b1 its two values (random bits: a wrong position changes
+  // the popc of almost every output).
+  const bool is_unsigned = v.ab_type == ElementType::u8 || v.ab_type == ElementType::u4;
+  const int lo = is_unsigned || v.ab_type == ElementType::b1 ? 0 : -4;
+  const int hi = v.ab_type == ElementType::b1 ? 1 : 4;
+  auto small = [&](ref::Rng& r) { return static_cast<int>(uniform(r, lo, hi)); };
   auto acc = [](ref::Rng& r) { return static_cast<int>(uniform(r, -64, 64)); };
   auto encode = [](ElementType t, int x) {
     if (const ref::FloatFormat* f = float_format(t)) return ref::from_double(*f, x, ref::Rounding::kRNE);
@@ -257,9 +304,13 @@ std::vector<MmaInstance> layout_instances(const VectorVariant& v, int count, ref
 
 double exact_result(const VectorVariant& v, const MmaInstance& in, int i, int j) {
   double sum = element_value(v.d_type, in.c[static_cast<std::size_t>(i) * v.n + j]);
-  for (int k = 0; k < v.k; ++k)
-    sum += element_value(v.ab_type, in.a[static_cast<std::size_t>(i) * v.k + k]) *
-           element_value(v.ab_type, in.b[static_cast<std::size_t>(j) * v.k + k]);
+  for (int k = 0; k < v.k; ++k) {
+    const std::uint64_t a = in.a[static_cast<std::size_t>(i) * v.k + k], b = in.b[static_cast<std::size_t>(j) * v.k + k];
+    if (v.ab_type == ElementType::b1)  // popc of a XOR b or a AND b: one bit per k
+      sum += static_cast<double>(v.has("and") ? (a & b & 1) : ((a ^ b) & 1));
+    else
+      sum += element_value(v.ab_type, a) * element_value(v.ab_type, b);
+  }
   return sum;
 }
 

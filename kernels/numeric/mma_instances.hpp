@@ -40,8 +40,9 @@ std::vector<MmaInstance> probe_instances(const VectorVariant& v);
 // check the fragment layout independently of the arithmetic.
 std::vector<MmaInstance> layout_instances(const VectorVariant& v, int count, ref::Rng& rng);
 
-// The exact value of element (i, j) of A*B + C, for layout instances (all values small
-// integers, so double is exact).
+// The exact value of element (i, j) of A*B + C (for b1: C plus the popc of the row of A
+// XOR, or AND, the column of B), for layout instances (all values small integers, so
+// double is exact).
 double exact_result(const VectorVariant& v, const MmaInstance& in, int i, int j);
 // An element's value; integers and formats up to fp64 are exact in double.
 double element_value(ElementType t, std::uint64_t bits);

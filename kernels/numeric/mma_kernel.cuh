@@ -55,6 +55,8 @@ constexpr int type_bits(const char* s, int n) {
   if ((n == 4 && (same_text(s, "e4m3", 4) || same_text(s, "e5m2", 4))) ||
       (n == 2 && (same_text(s, "s8", 2) || same_text(s, "u8", 2))))
     return 8;
+  if (n == 2 && (same_text(s, "s4", 2) || same_text(s, "u4", 2))) return 4;
+  if (n == 2 && same_text(s, "b1", 2)) return 1;
   return 0;
 }
 
@@ -84,15 +86,16 @@ constexpr NameFacts parse_name(const char* name) {
 }
 
 // ---- Fragment layouts (PTX ISA "Matrix fragments for mma.m16n8k*", "... mma.m8n8k4" with
-// .f64, and "Register fragments" of wgmma) ---------------------------------------------
+// .f64, "mma.m8n8k32", "mma.m8n8k128", and "Register fragments" of wgmma) ---------------
 
 enum class Fragments {
-  kSyncM16N8,    // mma.sync m16n8k{4,8,16,32}: any element width, f64 included
-  kSyncM8N8F64,  // mma.sync m8n8k4 .f64
-  kWarpgroup,    // wgmma m64nNk*: each warp holds 16 rows, laid out as mma.sync m16n8
+  kSyncM16N8,  // mma.sync m16n8k{4,..,256}: any element width, f64 and sub-byte included
+  kSyncM8N8,   // mma.sync m8n8k4 .f64, m8n8k32 .s4/.u4, m8n8k128 .b1: one A and one B register
+  kWarpgroup,  // wgmma m64nNk*: each warp holds 16 rows, laid out as mma.sync m16n8
 };
 
-// Elements per register: 32-bit registers hold 32/bits elements, lowest index in the low bits.
+// Elements per register: 32-bit registers hold 32/bits elements, lowest index in the low bits
+// (8 for s4/u4, 32 for b1).
 constexpr int per_register(int bits) { return bits >= 32 ? 1 : 32 / bits; }
 
 // A (16 x K) of mma.sync m16n8kK and of one warp of wgmma; `t` is the lane. The four
@@ -108,6 +111,11 @@ __host__ __device__ constexpr RowCol m16_b(int t, int i, int per) {
   const int group = t / 4, tig = t % 4;
   return {tig * per + i % per + 4 * per * (i / per), group};
 }
+// mma.sync m8n8kK: the four threads of a group hold row `group` of A (column `group` of B),
+// `per` consecutive K each; C and D are pairs of columns of row `group`. f64 k4 is per = 1.
+__host__ __device__ constexpr RowCol m8_a(int t, int i, int per) { return {t / 4, (t % 4) * per + i}; }
+__host__ __device__ constexpr RowCol m8_b(int t, int i, int per) { return {(t % 4) * per + i, t / 4}; }
+__host__ __device__ constexpr RowCol m8_c(int t, int i) { return {t / 4, 2 * (t % 4) + i}; }
 // C and D (16 x N, N a multiple of 8): pairs of columns, rows group and group + 8.
 __host__ __device__ constexpr RowCol m16_c(int t, int i) {
   const int group = t / 4, tig = t % 4;
@@ -119,8 +127,8 @@ __host__ __device__ constexpr RowCol m16_c(int t, int i) {
 template <class V>
 __host__ __device__ constexpr RowCol a_at(int t, int i) {
   constexpr NameFacts f = parse_name(V::kName);
-  if constexpr (V::kFragments == Fragments::kSyncM8N8F64) {
-    return {t / 4, t % 4};
+  if constexpr (V::kFragments == Fragments::kSyncM8N8) {
+    return m8_a(t, i, per_register(f.ab_bits));
   } else {
     const RowCol rc = m16_a(t % 32, i, per_register(f.ab_bits));
     return {rc.row + 16 * (t / 32), rc.col};
@@ -129,15 +137,15 @@ __host__ __device__ constexpr RowCol a_at(int t, int i) {
 template <class V>
 __host__ __device__ constexpr RowCol b_at(int t, int i) {
   constexpr NameFacts f = parse_name(V::kName);
-  if constexpr (V::kFragments == Fragments::kSyncM8N8F64)
-    return {t % 4, t / 4};
+  if constexpr (V::kFragments == Fragments::kSyncM8N8)
+    return m8_b(t, i, per_register(f.ab_bits));
   else
     return m16_b(t, i, per_register(f.ab_bits));
 }
 template <class V>
 __host__ __device__ constexpr RowCol c_at(int t, int i) {
-  if constexpr (V::kFragments == Fragments::kSyncM8N8F64) {
-    return {t / 4, 2 * (t % 4) + i};
+  if constexpr (V::kFragments == Fragments::kSyncM8N8) {
+    return m8_c(t, i);
   } else {
     const RowCol rc = m16_c(t % 32, i);
     return {rc.row + 16 * (t / 32), rc.col};

@@ -84,6 +84,15 @@ using namespace mma;
                  : "r"(r.a[0]), "r"(r.a[1]), "r"(r.b[0]));                                      \
   }
 
+// mma.sync m8n8k32 s4/u4 and m8n8k128 b1: A and B in one register each, two s32 D.
+#define GC_EXEC_SYNC_S32_M8N8(Ptx)                                                              \
+  template <class F>                                                                            \
+  __device__ static void exec(F& r) {                                                           \
+    asm volatile(Ptx " {%0,%1}, {%2}, {%3}, {%0,%1};"                                            \
+                 : "+r"(r.d[0]), "+r"(r.d[1])                                                   \
+                 : "r"(r.a[0]), "r"(r.b[0]));                                                   \
+  }
+
 // sm_90 DMMA m16n8k{4,8,16}: four f64 D registers; A in K/2, B in K/4 f64 registers.
 #define GC_F64_D(i) __longlong_as_double(static_cast<long long>(r.d[i]))
 #define GC_F64_A(i) "d"(__longlong_as_double(static_cast<long long>(r.a[i])))
@@ -134,7 +143,7 @@ using namespace mma;
   X(mma_m16n8k32_s32_s8, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", S32, kSyncM16N8, 80, 0)             \
   X(mma_m16n8k32_s32_s8_satfinite, "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32", S32,            \
     kSyncM16N8, 80, 0)                                                                                          \
-  X(mma_m8n8k4_f64_f64, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", F64, kSyncM8N8F64, 80, 0)          \
+  X(mma_m8n8k4_f64_f64, "mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64", F64, kSyncM8N8, 80, 0)             \
   X(mma_m16n8k8_f32_f16, "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", F32_A2, kSyncM16N8, 80, 0)         \
   X(mma_m16n8k8_f32_bf16, "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32", F32_A2, kSyncM16N8, 80, 0)      \
   X(mma_m16n8k8_f16_f16, "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16", F16_A2, kSyncM16N8, 80, 0)         \
@@ -143,7 +152,33 @@ using namespace mma;
   X(mma_m16n8k32_s32_u8, "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32", S32, kSyncM16N8, 80, 0)             \
   X(mma_m16n8k4_f64_f64, "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64", F64_K4, kSyncM16N8, 90, 0)         \
   X(mma_m16n8k8_f64_f64, "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64", F64_K8, kSyncM16N8, 90, 0)         \
-  X(mma_m16n8k16_f64_f64, "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", F64_K16, kSyncM16N8, 90, 0)
+  X(mma_m16n8k16_f64_f64, "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64", F64_K16, kSyncM16N8, 90, 0)         \
+  GC_MMA_SYNC_SUBBYTE_TABLE(X)
+
+// Sub-byte integers: s4/u4 (8 to a register) and b1 (32 to a register, a popc of xor or and
+// of A and B bits instead of products), golden vectors only like s8. On sm_90 ptxas may
+// lower s4/u4 to other instructions (tools/device/subbyte_batch.sh records the SASS).
+#define GC_MMA_SYNC_SUBBYTE_TABLE(X)                                                                            \
+  X(mma_m8n8k32_s32_s4, "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32", S32_M8N8, kSyncM8N8, 80, 0)            \
+  X(mma_m8n8k32_s32_u4, "mma.sync.aligned.m8n8k32.row.col.s32.u4.u4.s32", S32_M8N8, kSyncM8N8, 80, 0)            \
+  X(mma_m16n8k32_s32_s4, "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32", S32_A2, kSyncM16N8, 80, 0)           \
+  X(mma_m16n8k32_s32_u4, "mma.sync.aligned.m16n8k32.row.col.s32.u4.u4.s32", S32_A2, kSyncM16N8, 80, 0)           \
+  X(mma_m16n8k64_s32_s4, "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", S32, kSyncM16N8, 80, 0)              \
+  X(mma_m16n8k64_s32_u4, "mma.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32", S32, kSyncM16N8, 80, 0)              \
+  X(mma_m16n8k64_s32_s4_satfinite, "mma.sync.aligned.m16n8k64.row.col.satfinite.s32.s4.s4.s32", S32,            \
+    kSyncM16N8, 80, 0)                                                                                          \
+  X(mma_m8n8k128_s32_b1_xor, "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc", S32_M8N8, kSyncM8N8,    \
+    80, 0)                                                                                                      \
+  X(mma_m8n8k128_s32_b1_and, "mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.and.popc", S32_M8N8, kSyncM8N8,    \
+    80, 0)                                                                                                      \
+  X(mma_m16n8k128_s32_b1_xor, "mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.xor.popc", S32_A2, kSyncM16N8,   \
+    80, 0)                                                                                                      \
+  X(mma_m16n8k128_s32_b1_and, "mma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.and.popc", S32_A2, kSyncM16N8,   \
+    80, 0)                                                                                                      \
+  X(mma_m16n8k256_s32_b1_xor, "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc", S32, kSyncM16N8, 80, \
+    0)                                                                                                          \
+  X(mma_m16n8k256_s32_b1_and, "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc", S32, kSyncM16N8, 80, \
+    0)
 
 #define GC_MMA_SYNC_VARIANT(Name, Ptx, Exec, Frags, MinCc, Probe)                                          \
   struct Name {                                                                                            \

@@ -62,7 +62,10 @@ const ref::FloatFormat* float_format(ElementType t) {
     case ElementType::e5m2: return &ref::kE5M2;
     case ElementType::s32:
     case ElementType::s8:
-    case ElementType::u8: return nullptr;
+    case ElementType::u8:
+    case ElementType::s4:
+    case ElementType::u4:
+    case ElementType::b1: return nullptr;
   }
   return nullptr;
 }

@@ -9,24 +9,45 @@
 namespace gpuconform::kernels {
 namespace {
 
+// A/B element as an integer: s8/s4 sign-extended, u8/u4 (and b1) as they are.
 std::int64_t int_operand(ElementType t, std::uint64_t bits) {
-  return t == ElementType::s8 ? static_cast<std::int8_t>(bits) : static_cast<std::int64_t>(bits & 0xFF);
+  switch (t) {
+    case ElementType::s8: return static_cast<std::int8_t>(bits);
+    case ElementType::s4: return static_cast<std::int64_t>(bits & 0xF) - ((bits & 0x8) ? 16 : 0);
+    case ElementType::u4: return static_cast<std::int64_t>(bits & 0xF);
+    case ElementType::b1: return static_cast<std::int64_t>(bits & 1);
+    default: return static_cast<std::int64_t>(bits & 0xFF);
+  }
 }
 
 bool fits_integer(const VectorVariant& v) {
-  return v.d_type == ElementType::s32 && (v.ab_type == ElementType::s8 || v.ab_type == ElementType::u8);
+  return v.d_type == ElementType::s32 && (v.ab_type == ElementType::s8 || v.ab_type == ElementType::u8 ||
+                                          v.ab_type == ElementType::s4 || v.ab_type == ElementType::u4);
 }
+bool fits_b1(const VectorVariant& v) { return v.d_type == ElementType::s32 && v.ab_type == ElementType::b1; }
 bool fits_fp64(const VectorVariant& v) { return v.d_type == ElementType::f64 && v.ab_type == ElementType::f64; }
 
+// What one k contributes: the product of integers, or for b1 one bit of (a XOR b) or (a AND b)
+// (PTX .xor.popc / .and.popc: the popc of the bit vector is the sum of these bits).
+enum class Term { kProduct, kXor, kAnd };
+
+std::int64_t term(Term op, ElementType t, std::uint64_t a, std::uint64_t b) {
+  switch (op) {
+    case Term::kXor: return static_cast<std::int64_t>((a ^ b) & 1);
+    case Term::kAnd: return static_cast<std::int64_t>(a & b & 1);
+    case Term::kProduct: break;
+  }
+  return int_operand(t, a) * int_operand(t, b);
+}
+
 // The exact sum fits int64: |sum| <= K * 2^16 + 2^31.
-template <bool kSaturate>
+template <Term kOp, bool kSaturate>
 void integer_mma(const VectorVariant& v, const std::uint64_t* a, const std::uint64_t* b,
                  const std::uint64_t* c, std::uint64_t* d) {
   for (int i = 0; i < v.m; ++i)
     for (int j = 0; j < v.n; ++j) {
       std::int64_t sum = static_cast<std::int32_t>(c[i * v.n + j]);
-      for (int k = 0; k < v.k; ++k)
-        sum += int_operand(v.ab_type, a[i * v.k + k]) * int_operand(v.ab_type, b[j * v.k + k]);
+      for (int k = 0; k < v.k; ++k) sum += term(kOp, v.ab_type, a[i * v.k + k], b[j * v.k + k]);
       if (kSaturate) {  // .satfinite: clamp the exact result once
         constexpr std::int64_t lo = std::numeric_limits<std::int32_t>::min();
         constexpr std::int64_t hi = std::numeric_limits<std::int32_t>::max();
@@ -116,9 +137,19 @@ void fp64_exact_sum(const VectorVariant& v, const std::uint64_t* a, const std::u
 const std::vector<SimpleModel>& simple_models() {
   static const std::vector<SimpleModel> kModels = {
       {"exact.s32.wrap", "integer MMA: exact sum, wrapped to 32 bits (two's complement)", &fits_integer,
-       &integer_mma<false>},
+       &integer_mma<Term::kProduct, false>},
       {"exact.s32.satfinite", "integer MMA: exact sum, clamped once to the s32 range", &fits_integer,
-       &integer_mma<true>},
+       &integer_mma<Term::kProduct, true>},
+      // b1: both bit operations fit every b1 file, so `vectors infer` names the one the
+      // hardware did; the default is the one the variant's name asks for.
+      {"popc.xor.s32.wrap", "b1 MMA: c + popc(a XOR b) over k, wrapped to 32 bits", &fits_b1,
+       &integer_mma<Term::kXor, false>},
+      {"popc.and.s32.wrap", "b1 MMA: c + popc(a AND b) over k, wrapped to 32 bits", &fits_b1,
+       &integer_mma<Term::kAnd, false>},
+      {"popc.xor.s32.satfinite", "b1 MMA: c + popc(a XOR b) over k, clamped once to the s32 range", &fits_b1,
+       &integer_mma<Term::kXor, true>},
+      {"popc.and.s32.satfinite", "b1 MMA: c + popc(a AND b) over k, clamped once to the s32 range", &fits_b1,
+       &integer_mma<Term::kAnd, true>},
       {"ieee.f64.fma_chain", "fp64 MMA: d = fma(a[k], b[k], d) for k ascending from d = c, RNE; NaN: b, then d, then a, "
        "quieted; invalid: 0xFFF8000000000000",
        &fits_fp64,
@@ -137,6 +168,7 @@ const SimpleModel* find_simple_model(std::string_view id) {
 
 const SimpleModel* default_simple_model(const VectorVariant& v) {
   if (fits_integer(v)) return find_simple_model(v.has("satfinite") ? "exact.s32.satfinite" : "exact.s32.wrap");
+  if (fits_b1(v)) return find_simple_model(v.has("and") ? "popc.and.s32.wrap" : "popc.xor.s32.wrap");
   if (fits_fp64(v)) return find_simple_model("ieee.f64.fma_chain");
   return nullptr;
 }

@@ -5,12 +5,16 @@
 // them, and the layout self-test (exact small-integer instances) checks the whole path.
 // The numerics are expected to be those of mma.sync (wmma lowers to the same HMMA/IMMA/DMMA:
 // tools/device/numerics_batch.sh records the SASS); `vectors infer` on the golden files says.
+// Sub-byte A and B (nvcuda::wmma::experimental s4, u4, b1) load from packed memory: 8 s4/u4
+// or 32 b1 to a 32-bit word, the lowest-index element in the low bits (as in mma.sync's
+// registers); the same kernel packs them when the variant's A/B type is narrower than a byte.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 #include <mma.h>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "gpuconform/cuda_check.hpp"
@@ -52,6 +56,34 @@ __device__ inline std::uint64_t to_bits(int x) { return static_cast<unsigned>(x)
 
 constexpr int kWarpsPerBlock = 4;
 
+// Whether a variant name ends in `_<qualifier>` (b1's bit operation: _xor, _and).
+constexpr bool name_ends_with(const char* name, const char* suffix) {
+  int n = 0, m = 0;
+  while (name[n]) ++n;
+  while (suffix[m]) ++m;
+  return n >= m && mma::same_text(name + n - m, suffix, m);
+}
+
+// Elements of A or B per stored word: 1 (one element per array entry), or 32 / bits for the
+// sub-byte types, which wmma loads packed.
+constexpr int elements_per_word(int bits) { return bits < 8 ? 32 / bits : 1; }
+
+// Writes `count` elements (A row-major or B column-major, as the vector file holds them)
+// into shared memory: one per entry, or packed `per` to a word, element 0 in the low bits.
+template <class Store, int kBits, int kPer>
+__device__ void stage_operand(Store* out, const std::uint64_t* in, int count, int lane) {
+  if constexpr (kPer == 1) {
+    for (int e = lane; e < count; e += 32) out[e] = from_bits<Store>(in[e]);
+  } else {
+    constexpr std::uint64_t mask = (1ull << kBits) - 1;
+    for (int w = lane; w < count / kPer; w += 32) {
+      std::uint32_t word = 0;
+      for (int j = 0; j < kPer; ++j) word |= static_cast<std::uint32_t>(in[w * kPer + j] & mask) << (kBits * j);
+      out[w] = word;
+    }
+  }
+}
+
 template <class V>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     wmma_kernel(const std::uint64_t* A, const std::uint64_t* B, const std::uint64_t* C, std::uint64_t* D,
@@ -63,16 +95,17 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int n = blockIdx.x * kWarpsPerBlock + warp;
     if (n >= instances) return;  // whole warps leave together
+    constexpr int per = elements_per_word(f.ab_bits);
     // load/store_matrix_sync want 256-bit aligned tiles: every tile here is a multiple of 32 bytes.
-    __shared__ __align__(32) typename V::Store sa[kWarpsPerBlock][f.m * f.k];
-    __shared__ __align__(32) typename V::Store sb[kWarpsPerBlock][f.k * f.n];
+    __shared__ __align__(32) typename V::Store sa[kWarpsPerBlock][f.m * f.k / per];
+    __shared__ __align__(32) typename V::Store sb[kWarpsPerBlock][f.k * f.n / per];
     __shared__ __align__(32) typename V::Acc sc[kWarpsPerBlock][f.m * f.n];
     const std::uint64_t* a = A + static_cast<std::size_t>(n) * f.m * f.k;
     const std::uint64_t* b = B + static_cast<std::size_t>(n) * f.k * f.n;
     const std::uint64_t* c = C + static_cast<std::size_t>(n) * f.m * f.n;
     std::uint64_t* d = D + static_cast<std::size_t>(n) * f.m * f.n;
-    for (int e = lane; e < f.m * f.k; e += 32) sa[warp][e] = from_bits<typename V::Store>(a[e]);  // M x K row-major
-    for (int e = lane; e < f.k * f.n; e += 32) sb[warp][e] = from_bits<typename V::Store>(b[e]);  // K x N column-major
+    stage_operand<typename V::Store, f.ab_bits, per>(sa[warp], a, f.m * f.k, lane);  // M x K row-major
+    stage_operand<typename V::Store, f.ab_bits, per>(sb[warp], b, f.k * f.n, lane);  // K x N column-major
     for (int e = lane; e < f.m * f.n; e += 32) sc[warp][e] = from_bits<typename V::Acc>(c[e]);    // M x N row-major
     __syncwarp();
     wmma::fragment<wmma::matrix_a, f.m, f.n, f.k, typename V::Element, wmma::row_major> fa;
@@ -81,7 +114,13 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     wmma::load_matrix_sync(fa, sa[warp], f.k);
     wmma::load_matrix_sync(fb, sb[warp], f.k);
     wmma::load_matrix_sync(fc, sc[warp], f.n, wmma::mem_row_major);
-    wmma::mma_sync(fc, fa, fb, fc);
+    if constexpr (f.ab_bits == 1)  // b1: popc of XOR or AND, as the name says (PTX has no default)
+      wmma::bmma_sync(fc, fa, fb, fc,
+                      name_ends_with(V::kName, "_and") ? wmma::experimental::bmmaBitOpAND
+                                                       : wmma::experimental::bmmaBitOpXOR,
+                      wmma::experimental::bmmaAccumulateOpPOPC);
+    else
+      wmma::mma_sync(fc, fa, fb, fc);
     wmma::store_matrix_sync(sc[warp], fc, f.n, wmma::mem_row_major);
     __syncwarp();
     for (int e = lane; e < f.m * f.n; e += 32) d[e] = to_bits(sc[warp][e]);
@@ -122,6 +161,7 @@ RowCol opaque_position(char, int, int) { return {-1, -1}; }
 // storage type of A and B, the fragment element type, the accumulator type, the minimum
 // compute capability. tf32: A and B are fp32 registers whose low 13 bits the hardware
 // ignores, as in mma.sync (no __float_to_tf32: the vector file's bits go in unchanged).
+// Sub-byte types store packed 32-bit words (see stage_operand); b1 needs sm_80 for AND.
 #define GC_WMMA_TABLE(X)                                                                                     \
   X(wmma_m16n16k16_f32_f16, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32", half, half, float, 80)       \
   X(wmma_m16n16k16_f16_f16, "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16", half, half, half, 80)        \
@@ -133,7 +173,15 @@ RowCol opaque_position(char, int, int) { return {-1, -1}; }
     int, 80)                                                                                                 \
   X(wmma_m16n16k16_s32_u8, "wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.u8.s32", unsigned char,          \
     unsigned char, int, 80)                                                                                  \
-  X(wmma_m8n8k4_f64_f64, "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn", double, double, double, 80)
+  X(wmma_m8n8k4_f64_f64, "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn", double, double, double, 80) \
+  X(wmma_m8n8k32_s32_s4, "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32", std::uint32_t,               \
+    nvcuda::wmma::experimental::precision::s4, int, 80)                                                      \
+  X(wmma_m8n8k32_s32_u4, "wmma.mma.sync.aligned.row.col.m8n8k32.s32.u4.u4.s32", std::uint32_t,               \
+    nvcuda::wmma::experimental::precision::u4, int, 80)                                                      \
+  X(wmma_m8n8k128_s32_b1_xor, "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", std::uint32_t, \
+    nvcuda::wmma::experimental::precision::b1, int, 80)                                                      \
+  X(wmma_m8n8k128_s32_b1_and, "wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32", std::uint32_t, \
+    nvcuda::wmma::experimental::precision::b1, int, 80)
 
 #define GC_WMMA_VARIANT(Name, Ptx, StoreT, ElementT, AccT, MinCc)                                            \
   struct Name {                                                                                              \

@@ -30,11 +30,19 @@ constexpr std::uint64_t kMinInstancesWideF64 = 500;
 // arithmetic (the model does not depend on N), so a quarter of the s8 floor keeps each file
 // near 0.3 MB: 25 random instances of m64n256 are 410k outputs, besides the probes.
 constexpr std::uint64_t kMinInstancesWideFloat = kMinInstances / 4;
+// Sub-byte integers (s4, u4, b1), whose random B carries K x N fresh bits an instance: 1100
+// instances where a row of A holds 128 bits (m8n8k32 and m16n8k32 s4/u4, m8n8k128 and
+// m16n8k128 b1), 650 where it holds 256 (m16n8k64 s4/u4, m16n8k256 b1), each file 0.25 to
+// 0.30 MB at those counts (`vectors generate --simulate sm_90 --distinct-rows 2`).
+constexpr std::uint64_t kMinInstancesSubByte = 1100;
+constexpr std::uint64_t kMinInstancesSubByteLong = 650;
 
 std::uint64_t min_instances(const std::string& variant) {
   std::string why;
   const auto v = parse_variant(variant, why);
   if (!v) return kMinInstances;
+  if (element_bits(v->ab_type) < 8)
+    return v->k * element_bits(v->ab_type) > 128 ? kMinInstancesSubByteLong : kMinInstancesSubByte;
   if (v->ab_type == ElementType::f64 && v->instruction == "mma" && v->a_count() > 32) return kMinInstancesWideF64;
   if (v->instruction == "wmma") return kMinInstancesWmma;
   if (v->instruction == "wgmma" && v->n > 8 && v->ab_type != ElementType::s8)

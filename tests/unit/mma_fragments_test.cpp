@@ -1,6 +1,7 @@
 // The MMA fragment layouts and the vector pipeline, without a GPU: every operand element is
 // held by exactly one (thread, register slot) and sits where the PTX ISA's figures put it,
-// and generate -> check round-trips through the reference model (--simulate).
+// the layout instances would expose a wrong sub-byte layout, and generate -> check (->
+// infer) round-trips through the reference or simple model (--simulate).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,8 +13,10 @@
 #include <unistd.h>
 
 #include "numeric/golden_generator.hpp"
+#include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/vector_check.hpp"
+#include "numeric/vector_infer.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -94,6 +97,17 @@ TEST(MmaFragments, MatchThePtxIsaFigures) {
       {"mma_m16n8k8_f64_f64", 'a', 6, 2, 1, 6},    {"mma_m16n8k8_f64_f64", 'b', 6, 1, 6, 1},
       {"mma_m16n8k16_f64_f64", 'a', 6, 5, 9, 10},  {"mma_m16n8k16_f64_f64", 'a', 6, 6, 1, 14},
       {"mma_m16n8k16_f64_f64", 'b', 6, 3, 14, 1},  {"mma_m16n8k16_f64_f64", 'd', 6, 3, 9, 5},
+      // Sub-byte integers ("Matrix Fragments for mma.m8n8k32", "mma.m8n8k128", "mma.m16n8k64"
+      // and "mma.m16n8k128"): m8n8 A row = groupID, col = tig * per + i (per 8 for s4/u4, 32
+      // for b1), B transposed, C col = 2 tig + i; m16n8k64 A row = groupID + 8 for
+      // 8 <= i < 16 and 24 <= i, col = tig * 8 + (i & 7) (+ 32 for i >= 16); m16n8k128 b1
+      // A row = groupID + 8 for i >= 32, col = tig * 32 + (i & 31), B row = tig * 32 + i.
+      {"mma_m8n8k32_s32_s4", 'a', 6, 5, 1, 21},    {"mma_m8n8k32_s32_u4", 'b', 6, 3, 19, 1},
+      {"mma_m8n8k32_s32_s4", 'd', 6, 1, 1, 5},     {"mma_m8n8k128_s32_b1_xor", 'a', 6, 31, 1, 95},
+      {"mma_m8n8k128_s32_b1_and", 'b', 6, 31, 95, 1}, {"mma_m8n8k128_s32_b1_and", 'd', 31, 0, 7, 6},
+      {"mma_m16n8k64_s32_s4", 'a', 6, 21, 1, 53},  {"mma_m16n8k64_s32_u4", 'a', 6, 13, 9, 21},
+      {"mma_m16n8k64_s32_s4", 'a', 6, 29, 9, 53},  {"mma_m16n8k128_s32_b1_xor", 'a', 6, 40, 9, 72},
+      {"mma_m16n8k128_s32_b1_xor", 'b', 6, 31, 95, 1},
       // wgmma m64nNk*'s D: d[4j .. 4j+3] is the m16n8 C tile of columns 8j .. 8j+7 of the warp's rows.
       {"wgmma_m64n256k32_s32_s8", 'd', 38, 13, 17, 29}, {"wgmma_m64n256k32_s32_s8", 'd', 127, 127, 63, 255},
   };
@@ -102,6 +116,72 @@ TEST(MmaFragments, MatchThePtxIsaFigures) {
     EXPECT_EQ(rc.row, s.row) << s.variant << " " << s.operand << " thread " << s.thread << " slot " << s.index;
     EXPECT_EQ(rc.col, s.col) << s.variant << " " << s.operand << " thread " << s.thread << " slot " << s.index;
   }
+}
+
+// The layout self-test (check_layout: exact small-integer instances) must fail on a wrong
+// layout: with the smallest error the kernel could make, two neighbouring elements of one
+// register swapped in A, some exact output of the 64 layout instances changes. (A k
+// permutation applied to A and B alike leaves every dot product unchanged, so it is
+// invisible to any test, and harmless.)
+TEST(MmaFragments, SubByteLayoutInstancesExposeASwappedPairInARegister) {
+  int checked = 0;
+  for (const MmaVariant& mv : mma_variants()) {
+    const VectorVariant& v = mv.layout;
+    if (element_bits(v.ab_type) >= 8 || mv.fragments.a == 0) continue;
+    SCOPED_TRACE(v.name);
+    ref::Rng rng(7);
+    const std::vector<MmaInstance> instances = layout_instances(v, 64, rng);
+    bool exposed = false;
+    for (const MmaInstance& in : instances) {
+      MmaInstance wrong = in;
+      for (int t = 0; t < mv.fragments.threads; ++t)
+        for (int i = 0; i + 1 < mv.fragments.a; i += 2) {
+          const RowCol p = mv.position('a', t, i), q = mv.position('a', t, i + 1);
+          std::swap(wrong.a[p.row * v.k + p.col], wrong.a[q.row * v.k + q.col]);
+        }
+      for (int i = 0; i < v.m && !exposed; ++i)
+        for (int j = 0; j < v.n && !exposed; ++j) exposed = exact_result(v, wrong, i, j) != exact_result(v, in, i, j);
+      if (exposed) break;
+    }
+    EXPECT_TRUE(exposed);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 13);  // the mma.sync s4/u4/b1 variants (wmma's fragments are opaque)
+}
+
+// generate --simulate -> check -> infer on the sub-byte paths: the file replays on its default
+// model, not on the other bit operation's, and infer names the model of the variant.
+TEST(SubBytePipeline, SimulatedFilesReplayAndInferNamesTheirModel) {
+  const fs::path dir = fs::temp_directory_path() / ("gpuconform_subbyte_" + std::to_string(::getpid()));
+  GenerateOptions o;
+  o.out_dir = dir.string();
+  o.count = 30;
+  o.simulate_arch = "sm_90";
+  const std::pair<const char*, const char*> cases[] = {
+      {"mma_m16n8k64_s32_s4_satfinite", "exact.s32.satfinite"}, {"mma_m8n8k32_s32_u4", "exact.s32.wrap"},
+      {"mma_m16n8k256_s32_b1_and", "popc.and.s32.wrap"},        {"wmma_m8n8k128_s32_b1_xor", "popc.xor.s32.wrap"}};
+  for (const auto& [name, model] : cases) {
+    SCOPED_TRACE(name);
+    o.variant_glob = name;
+    const auto results = generate_golden(DeviceInfo{}, o, nullptr);
+    ASSERT_EQ(results.size(), 1u);
+    ASSERT_EQ(results[0].status, GenerateStatus::kWritten) << results[0].reason;
+    const FileCheck r = check_vector_file(results[0].path, CheckOptions{});
+    EXPECT_EQ(r.status, CheckStatus::kMatched) << r.error;
+    EXPECT_NE(r.model.find(model), std::string::npos) << r.model;
+    const InferResult fit = infer_vector_file(results[0].path, "");
+    EXPECT_EQ(fit.error, "");
+    EXPECT_EQ(fit.matched, fit.outputs);
+    ASSERT_FALSE(fit.params.empty());
+    EXPECT_EQ(fit.params[0].value, model);
+    EXPECT_TRUE(fit.params[0].alternatives.empty()) << "the probes leave the model open";
+    EXPECT_TRUE(fit.differs.empty());
+  }
+  CheckOptions other;
+  other.model = "popc.xor.s32.wrap";  // the and file against the other bit operation
+  const FileCheck r = check_vector_file((dir / "mma_m16n8k256_s32_b1_and.txt.xz").string(), other);
+  EXPECT_EQ(r.status, CheckStatus::kMismatched) << r.error;
+  fs::remove_all(dir);
 }
 
 class SimulatedPipeline : public ::testing::Test {

@@ -76,5 +76,55 @@ TEST(IntegerMma, WrapsOrSaturatesOnce) {
   EXPECT_EQ(D[0], 0x7FFFFFFFull);
 }
 
+// D[0][0] of `variant` (an s32 D) with every A and B element `a`, `b` and every C `c`.
+std::uint64_t int_d00(const char* model, const char* variant, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  std::string why;
+  const auto v = parse_variant(variant, why);
+  EXPECT_TRUE(v.has_value()) << why;
+  std::vector<std::uint64_t> A(v->a_count(), a), B(v->b_count(), b), C(v->c_count(), c), D(v->c_count(), 0);
+  const SimpleModel* m = find_simple_model(model);
+  EXPECT_NE(m, nullptr) << model;
+  EXPECT_TRUE(m->fits(*v)) << model << " " << variant;
+  m->mma(*v, A.data(), B.data(), C.data(), D.data());
+  return D[0];
+}
+
+TEST(IntegerMma, SubByteOperandsAreSignExtendedFromFourBits) {
+  // s4 0x8 = -8, 0x7 = 7: 32 products of -56 on top of 1000; u4 0x8 = 8: 32 x 56.
+  EXPECT_EQ(int_d00("exact.s32.wrap", "mma_m8n8k32_s32_s4", 0x8, 0x7, 1000), (1000 - 32 * 56) & 0xFFFFFFFFull);
+  EXPECT_EQ(int_d00("exact.s32.wrap", "mma_m8n8k32_s32_u4", 0x8, 0x7, 1000), 1000u + 32 * 56);
+  // 64 products of (-8)^2 = 64 (2^12 in all) past INT32_MAX: wrapped, or clamped once.
+  EXPECT_EQ(int_d00("exact.s32.wrap", "mma_m16n8k64_s32_s4_satfinite", 0x8, 0x8, 0x7FFFFFFF),
+            (0x7FFFFFFFull + 4096) & 0xFFFFFFFFull);
+  EXPECT_EQ(int_d00("exact.s32.satfinite", "mma_m16n8k64_s32_s4_satfinite", 0x8, 0x8, 0x7FFFFFFF), 0x7FFFFFFFull);
+}
+
+TEST(B1Mma, PopcOfXorOrAndPlusCWrapping) {
+  // a = b = 1 everywhere: XOR contributes nothing, AND one per k.
+  EXPECT_EQ(int_d00("popc.xor.s32.wrap", "mma_m16n8k256_s32_b1_xor", 1, 1, 5), 5u);
+  EXPECT_EQ(int_d00("popc.and.s32.wrap", "mma_m16n8k256_s32_b1_xor", 1, 1, 5), 5u + 256);
+  // a = 1, b = 0: the other way round.
+  EXPECT_EQ(int_d00("popc.xor.s32.wrap", "mma_m8n8k128_s32_b1_and", 1, 0, 0xFFFFFFFF), 127u);
+  EXPECT_EQ(int_d00("popc.and.s32.wrap", "mma_m8n8k128_s32_b1_and", 1, 0, 0xFFFFFFFF), 0xFFFFFFFFu);
+  // 128 ones past INT32_MAX - 10.
+  EXPECT_EQ(int_d00("popc.xor.s32.wrap", "mma_m8n8k128_s32_b1_xor", 1, 0, 0x7FFFFFF5), 0x80000075u);
+  EXPECT_EQ(int_d00("popc.xor.s32.satfinite", "mma_m8n8k128_s32_b1_xor", 1, 0, 0x7FFFFFF5), 0x7FFFFFFFu);
+}
+
+TEST(SimpleModels, DefaultFollowsTheVariantName) {
+  std::string why;
+  auto id = [&](const char* name) {
+    const SimpleModel* m = default_simple_model(*parse_variant(name, why));
+    return m ? m->id : std::string("none");
+  };
+  EXPECT_EQ(id("mma_m16n8k64_s32_u4"), "exact.s32.wrap");
+  EXPECT_EQ(id("mma_m16n8k64_s32_s4_satfinite"), "exact.s32.satfinite");
+  EXPECT_EQ(id("mma_m16n8k128_s32_b1_xor"), "popc.xor.s32.wrap");
+  EXPECT_EQ(id("wmma_m8n8k128_s32_b1_and"), "popc.and.s32.wrap");
+  // The integer models do not fit b1 and the b1 models no other type.
+  EXPECT_FALSE(find_simple_model("exact.s32.wrap")->fits(*parse_variant("mma_m8n8k128_s32_b1_xor", why)));
+  EXPECT_FALSE(find_simple_model("popc.xor.s32.wrap")->fits(*parse_variant("mma_m8n8k32_s32_u4", why)));
+}
+
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -71,10 +71,61 @@ TEST(VectorVariantName, RejectionsNameTheAllowedValues) {
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f8", why));
   EXPECT_NE(why.find("A/B type 'f8'"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f16_fast", why));
-  EXPECT_NE(why.find("qualifier 'fast' is not one of satfinite, areg"), std::string::npos) << why;
+  EXPECT_NE(why.find("qualifier 'fast' is not one of satfinite, areg, xor, and"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f16_satfinite", why));
   EXPECT_NE(why.find("satfinite needs an s32 D"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k99999_f32_f16", why));
+}
+
+TEST(VectorVariantName, SubByteTypesTakeOneDigitAndB1NamesItsBitOperation) {
+  std::string why;
+  const auto b1 = parse_variant("mma_m16n8k256_s32_b1_xor", why);
+  ASSERT_TRUE(b1) << why;
+  EXPECT_EQ(b1->ab_type, ElementType::b1);
+  EXPECT_EQ(b1->arithmetic_name(), "mma_m16n8k256_s32_b1_xor");  // xor changes the arithmetic
+  const auto s4 = parse_variant("mma_m16n8k64_s32_s4_satfinite", why);
+  ASSERT_TRUE(s4) << why;
+  EXPECT_EQ(element_bits(ElementType::s4), 4);
+  EXPECT_EQ(element_bits(ElementType::u4), 4);
+  EXPECT_EQ(element_bits(ElementType::b1), 1);
+  for (ElementType t : {ElementType::s4, ElementType::u4, ElementType::b1}) EXPECT_EQ(element_digits(t), 1);
+  EXPECT_EQ(element_digits(ElementType::s8), 2);
+  EXPECT_FALSE(parse_variant("mma_m8n8k128_s32_b1", why));
+  EXPECT_NE(why.find("b1 needs exactly one of the qualifiers xor, and"), std::string::npos) << why;
+  EXPECT_FALSE(parse_variant("mma_m8n8k128_s32_b1_xor_and", why));
+  EXPECT_NE(why.find("b1 needs exactly one of the qualifiers xor, and"), std::string::npos) << why;
+  EXPECT_FALSE(parse_variant("mma_m8n8k32_s32_s4_xor", why));
+  EXPECT_NE(why.find("xor and and are b1 qualifiers; the A/B type is s4"), std::string::npos) << why;
+  EXPECT_FALSE(parse_variant("mma_m8n8k128_f32_b1_and", why));
+  EXPECT_NE(why.find("b1 needs an s32 D"), std::string::npos) << why;
+}
+
+// One line of mma_m8n8k128_s32_b1_and: A 8x128 and B 128x8 one digit each, C and D 8x8 s32.
+std::string b1_line(char a_digit = '1') {
+  return "mma_m8n8k128_s32_b1_and normal " + std::string(1024, a_digit) + " " + std::string(1024, '1') + " " +
+         std::string(512, '0') + " " + std::string(512, 'f') + "\n";
+}
+
+TEST(VectorReader, ReadsSubByteElementsOneDigitEach) {
+  VectorReader r = VectorReader::from_memory("t.txt", b1_line());
+  VectorRecord rec;
+  ASSERT_TRUE(r.next(rec));
+  EXPECT_EQ(rec.a.size(), 1024u);
+  EXPECT_EQ(rec.a[1023], 1u);
+  EXPECT_EQ(rec.d[0], 0xFFFFFFFFu);
+  const std::string s4 = "mma_m8n8k32_s32_s4 normal " + std::string(256, 'f') + " " + std::string(256, '8') + " " +
+                         std::string(512, '0') + " " + std::string(512, '0') + "\n";
+  VectorReader r4 = VectorReader::from_memory("t.txt", s4);
+  ASSERT_TRUE(r4.next(rec));
+  EXPECT_EQ(rec.a[0], 0xFu);  // -1 as an s4 bit pattern
+  EXPECT_EQ(rec.b[255], 0x8u);
+}
+
+TEST(VectorReaderErrors, B1DigitOutOfRange) {
+  std::string line = b1_line();
+  line[line.find(' ', 40) + 7] = '2';  // B's seventh digit (A ends at the first space after 40)
+  EXPECT_EQ(read_error(line), "t.txt:1: B: '2' at digit 7 is not a b1 value (0..1)");
+  EXPECT_EQ(read_error(b1_line('a')), "t.txt:1: A: 'a' at digit 1 is not a b1 value (0..1)");
 }
 
 TEST(VectorReader, ReadsHeaderCommentsBlankLinesAndCrLf) {
@@ -111,7 +162,7 @@ TEST(VectorReaderErrors, WrongFieldCount) {
 TEST(VectorReaderErrors, UnknownVariant) {
   EXPECT_EQ(read_error("mma_m8n8k4_f64_q7 normal a b c d\n"),
             "t.txt:1: unknown variant 'mma_m8n8k4_f64_q7': A/B type 'q7' is not one of f64, tf32, f16, bf16, "
-            "e4m3, e5m2, s8, u8");
+            "e4m3, e5m2, s8, u8, s4, u4, b1");
 }
 
 TEST(VectorReaderErrors, WrongFieldWidth) {
@@ -196,6 +247,32 @@ TEST(VectorWriter, RoundTripsEveryElementWidthThroughXz) {
   std::filesystem::remove(path);
 }
 
+TEST(VectorWriter, RoundTripsSubByteElements) {
+  std::string why;
+  for (const char* name : {"mma_m16n8k64_s32_s4", "mma_m16n8k32_s32_u4", "mma_m16n8k256_s32_b1_and"}) {
+    const VectorVariant v = *parse_variant(name, why);
+    const auto path = (std::filesystem::temp_directory_path() / "gpuconform_vector_subbyte.txt").string();
+    const std::uint64_t top = (std::uint64_t{1} << element_bits(v.ab_type)) - 1;
+    std::vector<std::uint64_t> a(v.a_count()), b(v.b_count()), c(v.c_count()), d(v.c_count());
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = (i * 7) & top;
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = (i * 5 + 1) & top;
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = 0xFFFFFFF0u + i % 16, d[i] = i;
+    {
+      VectorWriter w(path, v);
+      w.write("normal", a, b, c, d);
+      w.finish();
+    }
+    VectorReader r = VectorReader::open(path);
+    VectorRecord rec;
+    ASSERT_TRUE(r.next(rec)) << name;
+    EXPECT_EQ(rec.a, a) << name;
+    EXPECT_EQ(rec.b, b) << name;
+    EXPECT_EQ(rec.c, c) << name;
+    EXPECT_EQ(rec.d, d) << name;
+    std::filesystem::remove(path);
+  }
+}
+
 TEST(VectorWriter, RejectsWrongCountsWideValuesAndBadClasses) {
   std::string why;
   const VectorVariant v = *parse_variant("mma_m8n8k4_f64_f64", why);
@@ -209,10 +286,18 @@ TEST(VectorWriter, RejectsWrongCountsWideValuesAndBadClasses) {
   std::vector<std::uint64_t> a(h.a_count()), b(h.b_count()), c(h.c_count());
   a[3] = 0x10000;  // 17 bits in an f16 element
   EXPECT_THROW(w16.write("normal", a, b, c, c), std::invalid_argument);
+  const VectorVariant b1 = *parse_variant("mma_m8n8k128_s32_b1_xor", why);
+  VectorWriter w1(path + "1", b1);
+  std::vector<std::uint64_t> a1(b1.a_count(), 1), b1s(b1.b_count(), 0), c1(b1.c_count());
+  w1.write("normal", a1, b1s, c1, c1);  // 0 and 1 fit
+  a1[5] = 2;                            // a second bit does not fit b1, though it fits its digit
+  EXPECT_THROW(w1.write("normal", a1, b1s, c1, c1), std::invalid_argument);
   w.finish();
   w16.finish();
+  w1.finish();
   std::filesystem::remove(path);
   std::filesystem::remove(path + "16");
+  std::filesystem::remove(path + "1");
 }
 
 }  // namespace

@@ -6,8 +6,9 @@
 //
 // A is M x K row-major, B is K x N column-major, C and D are M x N row-major; each matrix is
 // the concatenation of its elements as fixed-width lowercase hex (bits/4 digits: 2 for 8-bit
-// types, 4 for f16/bf16, 8 for f32/s32/tf32, 16 for f64). C has D's type. A file holds one
-// variant; it is xz-compressed when it starts with the xz magic, plain text otherwise.
+// types, 4 for f16/bf16, 8 for f32/s32/tf32, 16 for f64; one digit for the sub-byte types s4,
+// u4 and b1, a b1 digit being 0 or 1). C has D's type. A file holds one variant; it is
+// xz-compressed when it starts with the xz magic, plain text otherwise.
 //
 // Every problem in a file is a VectorFileError whose text is "file:line: reason", so a
 // broken golden file points at its line and the reader never crashes on bad input
@@ -24,22 +25,25 @@
 namespace gpuconform {
 
 // Element types of MMA operands, as spelled in variant names.
-enum class ElementType : std::uint8_t { f64, f32, tf32, f16, bf16, e4m3, e5m2, s32, s8, u8 };
+enum class ElementType : std::uint8_t { f64, f32, tf32, f16, bf16, e4m3, e5m2, s32, s8, u8, s4, u4, b1 };
 
 std::string_view element_name(ElementType t);
 std::optional<ElementType> parse_element(std::string_view name);
-int element_bits(ElementType t);                    // register bits: tf32 is 32
-inline int element_digits(ElementType t) { return element_bits(t) / 4; }
+int element_bits(ElementType t);                    // register bits: tf32 is 32, b1 is 1
+// Hex digits of one element in a vector file: a sub-byte element (s4, u4, b1) takes one.
+inline int element_digits(ElementType t) { return (element_bits(t) + 3) / 4; }
 
 // What a variant name says: `<instruction>_<shape>_<D type>_<A/B type>[_<qualifier>]...`,
-// e.g. mma_m16n8k16_f32_bf16, mma_m16n8k32_s32_s8_satfinite, wgmma_m64n8k16_f32_f16_areg.
+// e.g. mma_m16n8k16_f32_bf16, mma_m16n8k32_s32_s8_satfinite, wgmma_m64n8k16_f32_f16_areg,
+// mma_m16n8k256_s32_b1_xor (b1 names its bit operation, xor or and, before the popc sum).
 struct VectorVariant {
   std::string name;
   std::string instruction;  // mma, mmasp, wmma, wgmma, tcgen05
   int m = 0, n = 0, k = 0;
   ElementType d_type = ElementType::f32;   // C and D
   ElementType ab_type = ElementType::f16;  // A and B
-  std::vector<std::string> qualifiers;     // satfinite (integer D), areg (wgmma A in registers)
+  std::vector<std::string> qualifiers;     // satfinite (integer D), areg (wgmma A in registers),
+                                           // xor / and (b1: the bit operation before popc)
 
   std::size_t a_count() const { return static_cast<std::size_t>(m) * k; }
   std::size_t b_count() const { return static_cast<std::size_t>(k) * n; }
