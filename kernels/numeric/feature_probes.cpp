@@ -64,6 +64,11 @@ constexpr FeaturePath kPaths[] = {
     {"wmma.s32.s8", "wmma_m16n16k16_s32_s8", 80, false},       {"wmma.f64.f64", "wmma_m8n8k4_f64_f64", 80, false},
     {"wgmma.s32.s8", "wgmma_m64n8k32_s32_s8", 90, true},
     {"wgmma.s32.s8.satfinite", "wgmma_m64n8k32_s32_s8_satfinite", 90, true},
+    {"mma_sync.s32.s4", "mma_m16n8k64_s32_s4", 80, false},     {"mma_sync.s32.u4", "mma_m16n8k64_s32_u4", 80, false},
+    {"mma_sync.s32.s4.satfinite", "mma_m16n8k64_s32_s4_satfinite", 80, false},
+    {"mma_sync.s32.b1.xor", "mma_m16n8k256_s32_b1_xor", 80, false},
+    {"mma_sync.s32.b1.and", "mma_m16n8k256_s32_b1_and", 80, false},
+    {"wmma.s32.s4", "wmma_m8n8k32_s32_s4", 80, false},          {"wmma.s32.b1.xor", "wmma_m8n8k128_s32_b1_xor", 80, false},
 };
 // Every property a path may have; paths register those the fit reports for their formats.
 constexpr const char* kProperties[] = {"lowering",         "block_order",       "block_size",    "fraction_bits",
