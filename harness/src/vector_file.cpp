@@ -15,7 +15,10 @@ namespace gpuconform {
 namespace {
 
 constexpr std::array<const char*, 5> kInstructions = {"mma", "mmasp", "wmma", "wgmma", "tcgen05"};
-constexpr std::array<const char*, 4> kQualifiers = {"satfinite", "areg", "xor", "and"};
+// satfinite: integer D saturates; areg: wgmma A in registers; xor/and: the bit operation of
+// b1; sel0/sel1: the sparsity selector of mmasp (which threads of a group of four hold the
+// metadata).
+constexpr std::array<const char*, 6> kQualifiers = {"satfinite", "areg", "xor", "and", "sel0", "sel1"};
 constexpr std::array<ElementType, 4> kDTypes = {ElementType::f64, ElementType::f32,
                                                 ElementType::f16, ElementType::s32};
 constexpr std::array<ElementType, 11> kAbTypes = {
@@ -154,8 +157,10 @@ std::string VectorVariant::arithmetic_name() const {
   std::string out = instruction + "_m" + std::to_string(m) + "n" + std::to_string(n) + "k" +
                     std::to_string(k) + "_" + std::string(element_name(d_type)) + "_" +
                     std::string(element_name(ab_type));
+  // Where an operand lives (areg) and which threads hold the sparse metadata (sel0, sel1)
+  // change no arithmetic.
   for (const std::string& q : qualifiers)
-    if (q != "areg") out += "_" + q;
+    if (q != "areg" && q != "sel0" && q != "sel1") out += "_" + q;
   return out;
 }
 
@@ -222,6 +227,14 @@ std::optional<VectorVariant> parse_variant(std::string_view name, std::string& w
   }
   if (v.ab_type == ElementType::b1 && v.d_type != ElementType::s32) {
     why = prefix + "b1 needs an s32 D";
+    return std::nullopt;
+  }
+  if ((v.has("sel0") || v.has("sel1")) && v.instruction != "mmasp") {
+    why = prefix + "a sparsity selector (sel0, sel1) needs the mmasp instruction";
+    return std::nullopt;
+  }
+  if (v.has("sel0") && v.has("sel1")) {
+    why = prefix + "one sparsity selector only (sel0 or sel1)";
     return std::nullopt;
   }
   return v;

@@ -18,6 +18,7 @@
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/simple_models.hpp"
+#include "numeric/sparse_mma.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -45,18 +46,26 @@ void repeat_rows(const VectorVariant& v, int distinct, MmaInstance& in) {
   }
 }
 
+// The block model --simulate uses: the table's row, or for mma.sp the default (compressed)
+// hypothesis's row (sparse_mma.hpp).
+const ref::TensorCoreModel* simulation_model(const std::string& arch, const VectorVariant& v) {
+  return is_sparse(v) ? sparse_default_model(arch, v) : ref::default_model(arch, v.arithmetic_name());
+}
+
 // D from the CPU model, for --simulate.
 std::vector<std::uint64_t> simulate(const VectorVariant& v, const std::string& arch,
                                     const std::vector<MmaInstance>& instances, std::string& model_id) {
-  const ref::TensorCoreModel* block = ref::default_model(arch, v.arithmetic_name());
   const SimpleModel* simple = default_simple_model(v);
+  const ref::TensorCoreModel* block = simple ? nullptr : simulation_model(arch, v);
   if (!block && !simple) throw std::invalid_argument(fmt::format("no model of {} on {} to simulate", v.name, arch));
-  model_id = block ? block->id : simple->id;
+  model_id = block ? (is_sparse(v) ? std::string(kCompressedPrefix) : std::string()) + block->id : simple->id;
   std::vector<std::uint64_t> d(instances.size() * v.c_count());
   for (std::size_t n = 0; n < instances.size(); ++n) {
     const MmaInstance& in = instances[n];
     std::uint64_t* out = d.data() + n * v.c_count();
-    if (block)
+    if (block && is_sparse(v))
+      compressed_mma(*block, v, in.a.data(), in.b.data(), in.c.data(), out);
+    else if (block)
       ref::mma(*block, v.m, v.n, v.k, in.a.data(), in.b.data(), in.c.data(), out);
     else
       simple->mma(v, in.a.data(), in.b.data(), in.c.data(), out);
@@ -72,7 +81,7 @@ GeneratedFile generate_one(const MmaVariant& mv, const DeviceInfo& device, const
   ref::Rng rng(variant_seed(options.seed, v.name));
 
   // 1. The fragment layout, on integer-valued instances exact in any model.
-  if (simulated && !ref::default_model(options.simulate_arch, v.arithmetic_name()) && !default_simple_model(v)) {
+  if (simulated && !simulation_model(options.simulate_arch, v) && !default_simple_model(v)) {
     g.reason = fmt::format("no model of {} on {} to simulate", v.name, options.simulate_arch);
     return g;
   }

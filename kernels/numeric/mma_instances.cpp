@@ -11,6 +11,8 @@
 #include "gpuconform/reference/random_inputs.hpp"
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "numeric/mma_variant.hpp"
+#include "numeric/sparse_a.hpp"
+#include "numeric/sparse_mma.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -243,12 +245,19 @@ std::vector<MmaInstance> draw_instances(const VectorVariant& v, std::string_view
         for (auto& x : in.b) x &= ~std::uint64_t{0x1FFF};
       }
     }
+    if (is_sparse(v)) sparsify(v, in.a, rng);  // mma.sp: the class's values, then 2:4 (tf32 1:2) zeros
     out.push_back(std::move(in));
   }
   return out;
 }
 
 std::vector<MmaInstance> probe_instances(const VectorVariant& v) {
+  if (is_sparse(v)) {  // the dense K/2 probes as the compressed operand, at varied kept positions
+    std::vector<MmaInstance> out;
+    int pattern = 0;
+    for (const MmaInstance& half : probe_instances(compressed_variant(v))) out.push_back(scatter_probe(v, half, pattern++));
+    return out;
+  }
   if (is_integer(v.ab_type)) return integer_probes(v);
   if (v.ab_type == ElementType::f64) return fp64_probes(v);
   const ref::FloatFormat& ab = *float_format(v.ab_type);
@@ -291,10 +300,28 @@ std::vector<MmaInstance> layout_instances(const VectorVariant& v, int count, ref
     if (const ref::FloatFormat* f = float_format(t)) return ref::from_double(*f, x, ref::Rounding::kRNE);
     return int_bits(t, x);
   };
+  // mma.sp: every chunk keeps a drawn set of positions (all of them occur) with non-zero
+  // values, so a metadata bit or thread the kernel places wrongly pairs A with the wrong B.
+  const std::vector<KeptSet> sets = is_sparse(v) ? kept_sets(v) : std::vector<KeptSet>{};
+  auto nonzero = [&](ref::Rng& r) {
+    const int x = static_cast<int>(uniform(r, 1, 4));
+    return lo < 0 && (r() & 1) ? -x : x;
+  };
   std::vector<MmaInstance> out;
   for (int n = 0; n < count; ++n) {
     MmaInstance in = empty_instance(v, "layout");
     for (auto& x : in.a) x = encode(v.ab_type, small(rng));
+    if (!sets.empty()) {
+      const int width = sparse::chunk_width(element_bits(v.ab_type));
+      for (int i = 0; i < v.m; ++i)
+        for (int c = 0; c < v.k / width; ++c) {
+          const KeptSet& s = sets[rng() % sets.size()];
+          for (int p = 0; p < width; ++p) {
+            const bool kept = p == s.pos[0] || p == s.pos[s.count - 1];
+            in.a[static_cast<std::size_t>(i) * v.k + c * width + p] = kept ? encode(v.ab_type, nonzero(rng)) : 0;
+          }
+        }
+    }
     for (auto& x : in.b) x = encode(v.ab_type, small(rng));
     for (auto& x : in.c) x = encode(v.d_type, acc(rng));
     out.push_back(std::move(in));

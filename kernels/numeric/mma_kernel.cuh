@@ -9,15 +9,23 @@
 //
 // One instance per warp (mma.sync) or per warpgroup (wgmma); D is poisoned beforehand, so an
 // element the kernel never wrote cannot pass the layout self-test.
+//
+// Sparse variants (mma.sp, table in mma_sp.cu) add kSelector to their traits: the launcher
+// compresses A on the host (sparse_a.hpp: M x K/2 kept values and one metadata nibble per
+// chunk), A's fragment is the dense m16n8k(K/2) one over the compressed operand, and the
+// kernel assembles each thread's metadata register from the nibbles.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "gpuconform/device_buffer.hpp"
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
+#include "numeric/sparse_a.hpp"
 
 // Device-side helpers live in their own namespace: other kernel families have theirs.
 namespace gpuconform::kernels::mma {
@@ -154,16 +162,34 @@ __host__ __device__ constexpr RowCol c_at(int t, int i) {
 
 // ---- The fragments one thread holds -------------------------------------------------
 
+// Sparse traits: a variant with a kSelector member is mma.sp (dense tables need not say so).
+template <class V, class = void>
+struct Sparsity {
+  static constexpr bool kSparse = false;
+  static constexpr int kSelector = 0;
+};
+template <class V>
+struct Sparsity<V, std::void_t<decltype(V::kSelector)>> {
+  static constexpr bool kSparse = true;
+  static constexpr int kSelector = V::kSelector;
+};
+
 template <class V>
 struct Shape {
   static constexpr NameFacts f = parse_name(V::kName);
+  static constexpr bool kSparse = Sparsity<V>::kSparse;
+  static constexpr int kAK = kSparse ? f.k / 2 : f.k;  // columns of the A operand as issued
+  static constexpr int kChunks = kSparse ? f.k / sparse::chunk_width(f.ab_bits) : 0;  // nibbles a row
+  static constexpr sparse::MetaFamily kMeta = sparse::meta_family(f.k, f.ab_bits);
+  static_assert(!kSparse || (Sparsity<V>::kSelector >= 0 && Sparsity<V>::kSelector <= sparse::max_selector(kMeta)),
+                "sparsity selector outside the range the PTX ISA allows for this shape and type");
   static constexpr bool kWide = f.ab_bits == 64;  // f64: 64-bit registers
   using Word = std::conditional_t<kWide, std::uint64_t, std::uint32_t>;
   static constexpr int kThreads = V::kFragments == Fragments::kWarpgroup ? 128 : 32;
   static constexpr int kAbPer = per_register(f.ab_bits), kCdPer = per_register(f.cd_bits);
   static constexpr bool kASmem = V::kFragments == Fragments::kWarpgroup && !V::kARegisters;
   static constexpr bool kBSmem = V::kFragments == Fragments::kWarpgroup;
-  static constexpr int kARegs = kASmem ? 0 : f.m * f.k / kThreads / kAbPer;
+  static constexpr int kARegs = kASmem ? 0 : f.m * kAK / kThreads / kAbPer;
   static constexpr int kBRegs = kBSmem ? 0 : f.k * f.n / kThreads / kAbPer;
   static constexpr int kDRegs = f.m * f.n / kThreads / kCdPer;
   static_assert(f.m * f.k % (kThreads * kAbPer) == 0 && f.m * f.n % (kThreads * kCdPer) == 0,
@@ -177,6 +203,7 @@ struct Fragment {
   typename S::Word b[S::kBRegs > 0 ? S::kBRegs : 1];
   typename S::Word d[S::kDRegs];  // holds C on entry (D = A*B + D)
   std::uint64_t desc_a, desc_b;   // wgmma shared-memory matrix descriptors
+  std::uint32_t e;                // mma.sp metadata
 };
 
 // ---- wgmma shared-memory operands: K-major, no swizzle ------------------------------
@@ -219,14 +246,15 @@ constexpr bool device_supports() {
 
 template <class V>
 __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const std::uint64_t* B,
-                                                  const std::uint64_t* C, std::uint64_t* D, int instances) {
+                                                  const std::uint64_t* C, std::uint64_t* D, int instances,
+                                                  const std::uint8_t* E) {  // E: mma.sp nibbles, M x kChunks
   if constexpr (device_supports<V>()) {
     using S = Shape<V>;
     constexpr NameFacts f = S::f;
     const int t = threadIdx.x % S::kThreads;
     const int n = blockIdx.x * (blockDim.x / S::kThreads) + threadIdx.x / S::kThreads;
     if (n >= instances) return;  // whole warps (wgmma: whole blocks) leave together
-    const std::uint64_t* a = A + static_cast<std::size_t>(n) * f.m * f.k;
+    const std::uint64_t* a = A + static_cast<std::size_t>(n) * f.m * S::kAK;
     const std::uint64_t* b = B + static_cast<std::size_t>(n) * f.k * f.n;
     const std::uint64_t* c = C + static_cast<std::size_t>(n) * f.m * f.n;
     std::uint64_t* d = D + static_cast<std::size_t>(n) * f.m * f.n;
@@ -236,7 +264,7 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
     Fragment<V> r{};
     for (int i = 0; i < S::kARegs * S::kAbPer; ++i) {
       const RowCol rc = a_at<V>(t, i);
-      r.a[i / S::kAbPer] |= static_cast<typename S::Word>((a[rc.row * f.k + rc.col] & ab_mask)
+      r.a[i / S::kAbPer] |= static_cast<typename S::Word>((a[rc.row * S::kAK + rc.col] & ab_mask)
                                                           << (f.ab_bits * (i % S::kAbPer)));
     }
     for (int i = 0; i < S::kBRegs * S::kAbPer; ++i) {
@@ -248,6 +276,14 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
       const RowCol rc = c_at<V>(t, i);
       r.d[i / S::kCdPer] |= static_cast<typename S::Word>((c[rc.row * f.n + rc.col] & cd_mask)
                                                           << (f.cd_bits * (i % S::kCdPer)));
+    }
+    if constexpr (S::kSparse) {
+      const std::uint8_t* e = E + static_cast<std::size_t>(n) * f.m * S::kChunks;
+      for (int nib = 0; nib < 8; ++nib) {
+        const sparse::MetaSlot s = sparse::meta_at(S::kMeta, t, nib, Sparsity<V>::kSelector);
+        const unsigned value = s.row < 0 ? sparse::kDecoyNibble : e[s.row * S::kChunks + s.chunk];
+        r.e |= value << (4 * nib);
+      }
     }
     if constexpr (S::kBSmem) {
       constexpr int row_bytes = f.k * f.ab_bits / 8;
@@ -280,29 +316,64 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
 
 // ---- Host side ----------------------------------------------------------------------
 
+// mma.sp: A of every instance compressed to M x K/2 and its nibbles appended to `e`. Throws
+// std::invalid_argument naming the variant, instance, row and chunk of input that is not sparse.
+template <class V>
+void compress_sparse_a(const MmaInstance& in, std::size_t index, std::vector<std::uint64_t>& a,
+                       std::vector<std::uint8_t>& e) {
+  using S = Shape<V>;
+  constexpr NameFacts f = S::f;
+  for (int row = 0; row < f.m; ++row) {
+    std::uint64_t kept[f.k / 2] = {};
+    std::uint8_t nibbles[S::kChunks] = {};
+    if (!sparse::compress_row(in.a.data() + static_cast<std::size_t>(row) * f.k, f.k, f.ab_bits, kept, nibbles,
+                              nullptr))
+      throw std::invalid_argument(std::string(V::kName) + ": instance " + std::to_string(index) + " (" + in.klass +
+                                  ") row " + std::to_string(row) + " has more than " +
+                                  std::to_string(sparse::chunk_kept(f.ab_bits)) + " non-zero elements in a chunk of " +
+                                  std::to_string(sparse::chunk_width(f.ab_bits)) + ": A is not structured-sparse");
+    a.insert(a.end(), kept, kept + f.k / 2);
+    e.insert(e.end(), nibbles, nibbles + S::kChunks);
+  }
+}
+
 template <class V>
 std::vector<std::uint64_t> run_mma(const std::vector<MmaInstance>& instances) {
   using S = Shape<V>;
   const int count = static_cast<int>(instances.size());
   std::vector<std::uint64_t> a, b, c;
-  for (const MmaInstance& in : instances) {
-    a.insert(a.end(), in.a.begin(), in.a.end());
+  std::vector<std::uint8_t> e;
+  for (std::size_t n = 0; n < instances.size(); ++n) {
+    const MmaInstance& in = instances[n];
+    if constexpr (S::kSparse)
+      compress_sparse_a<V>(in, n, a, e);
+    else
+      a.insert(a.end(), in.a.begin(), in.a.end());
     b.insert(b.end(), in.b.begin(), in.b.end());
     c.insert(c.end(), in.c.begin(), in.c.end());
   }
   if (count == 0) return {};
+  if (e.empty()) e.push_back(0);  // dense: an unused, valid pointer
   DeviceBuffer<std::uint64_t> da(a), db(b), dc(c), dd(c.size());
+  DeviceBuffer<std::uint8_t> de(e);
   dd.poison();
   constexpr int kBlockThreads = 128;
   constexpr int per_block = kBlockThreads / S::kThreads;
   mma_kernel<V><<<(count + per_block - 1) / per_block, kBlockThreads>>>(da.get(), db.get(), dc.get(),
-                                                                          dd.get(), count);
+                                                                          dd.get(), count, de.get());
   GC_CUDA_CHECK_LAUNCH();
   return dd.download();
 }
 
+// 'a' of a sparse variant: the compressed M x K/2 operand. 'e' (sparse only): the (row, chunk)
+// metadata nibble `index` (0..7) of the thread describes; row -1 where it holds none.
 template <class V>
 RowCol fragment_position(char operand, int thread, int index) {
+  if constexpr (Shape<V>::kSparse)
+    if (operand == 'e') {
+      const sparse::MetaSlot s = sparse::meta_at(Shape<V>::kMeta, thread, index, Sparsity<V>::kSelector);
+      return {s.row, s.chunk};
+    }
   if (operand == 'a') return a_at<V>(thread, index);
   if (operand == 'b') return b_at<V>(thread, index);
   return c_at<V>(thread, index);

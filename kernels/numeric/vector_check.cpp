@@ -11,22 +11,33 @@
 #include "numeric/mma_report.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/simple_models.hpp"
+#include "numeric/sparse_mma.hpp"
 
 namespace gpuconform::kernels {
 namespace {
 
-// The model a file is checked with: a block-FMA row of the reference or a simple model.
+// The model a file is checked with: a block-FMA row of the reference or a simple model. For
+// mma.sp files a block row is taken under one of two hypotheses (sparse_mma.hpp): over each
+// row's kept products (compressed) or over the whole row with its zeros (dense, which is the
+// plain row applied to the K-wide file).
 struct Evaluator {
   const ref::TensorCoreModel* block = nullptr;
   const SimpleModel* simple = nullptr;
+  bool compressed = false;  // mma.sp hypothesis (a)
+  std::string_view prefix;  // "compressed:" / "dense:" for mma.sp block rows
 
   explicit operator bool() const { return block || simple; }
   std::string describe() const {
-    return block ? fmt::format("{} ({})", block->id, ref::describe(*block))
-                 : fmt::format("{} ({})", simple->id, simple->description);
+    if (!block) return fmt::format("{} ({})", simple->id, simple->description);
+    const char* how = prefix.empty() ? ""
+                      : compressed   ? ", each row's K/2 kept products as its K/2 operand"
+                                     : ", all K products of each row, zeros in place";
+    return fmt::format("{}{} ({}{})", prefix, block->id, ref::describe(*block), how);
   }
   void run(const VectorVariant& v, const VectorRecord& r, std::uint64_t* d) const {
-    if (block)
+    if (block && compressed)
+      compressed_mma(*block, v, r.a.data(), r.b.data(), r.c.data(), d);
+    else if (block)
       ref::mma(*block, v.m, v.n, v.k, r.a.data(), r.b.data(), r.c.data(), d);
     else
       simple->mma(v, r.a.data(), r.b.data(), r.c.data(), d);
@@ -62,7 +73,20 @@ Evaluator choose_model(const VectorReader& reader, const CheckOptions& options, 
       if (!e.simple->fits(v)) why = fmt::format("model {} does not fit variant {}", options.model, v.name);
       return why.empty() ? e : Evaluator{};
     }
-    if ((e.block = ref::find_model(options.model))) {
+    std::string_view id = options.model;
+    if (is_sparse(v)) {  // a block row needs its hypothesis
+      for (const std::string_view prefix : {kCompressedPrefix, kDensePrefix})
+        if (id.substr(0, prefix.size()) == prefix) e.prefix = prefix;
+      if (e.prefix.empty()) {
+        why = fmt::format("{} is mma.sp: name a block model as {}ID (the kept products) or {}ID (the whole row), "
+                          "or a simple model",
+                          v.name, kCompressedPrefix, kDensePrefix);
+        return {};
+      }
+      id.remove_prefix(e.prefix.size());
+      e.compressed = e.prefix == kCompressedPrefix;
+    }
+    if ((e.block = ref::find_model(id))) {
       const std::string misfit = block_model_misfit(*e.block, v);
       if (!misfit.empty()) why = fmt::format("model {} does not fit variant {}: {}", options.model, v.name, misfit);
       return why.empty() ? e : Evaluator{};
@@ -77,6 +101,14 @@ Evaluator choose_model(const VectorReader& reader, const CheckOptions& options, 
     return {};
   }
   unusable = false;
+  if (is_sparse(v)) {  // default: hypothesis (a), the row of the dense K/2 variant
+    e.prefix = kCompressedPrefix;
+    e.compressed = true;
+    if ((e.block = sparse_default_model(arch, v))) return e;
+    why = fmt::format("no model for {} (compressed to {}) on {} (pass --model ID to choose one)", v.name,
+                      compressed_variant(v).name, arch);
+    return {};
+  }
   if ((e.block = ref::default_model(arch, v.arithmetic_name()))) return e;
   why = fmt::format("no model for {} on {} (pass --model ID to choose one)", v.name, arch);
   return {};
@@ -110,7 +142,11 @@ FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
         }
       }
       if (!model) continue;  // no model: still read every line, so a malformed one is caught
-      model.run(v, r, want.data());
+      try {
+        model.run(v, r, want.data());
+      } catch (const std::invalid_argument& e) {  // mma.sp: A of this line is not sparse
+        throw VectorFileError(reader.name(), r.line, e.what());
+      }
       report->compare(fmt::format("line {}", r.line), r.klass, r.a, r.b, r.c, r.d.data(), want.data(),
                       "file", "model");
     }
@@ -147,8 +183,15 @@ FileCheck check_vector_file(const std::string& path, const CheckOptions& options
 
 std::vector<std::string> candidate_models(const VectorVariant& v) {
   std::vector<std::string> ids;
-  for (const ref::TensorCoreModel& m : ref::models())
-    if (block_model_misfit(m, v).empty()) ids.push_back(m.id);
+  for (const ref::TensorCoreModel& m : ref::models()) {
+    if (!block_model_misfit(m, v).empty()) continue;
+    if (is_sparse(v)) {  // both hypotheses of every row
+      ids.push_back(std::string(kCompressedPrefix) + m.id);
+      ids.push_back(std::string(kDensePrefix) + m.id);
+    } else {
+      ids.push_back(m.id);
+    }
+  }
   for (const SimpleModel& m : simple_models())
     if (m.fits(v)) ids.push_back(m.id);
   return ids;

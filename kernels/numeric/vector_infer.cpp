@@ -10,6 +10,7 @@
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/simple_models.hpp"
+#include "numeric/sparse_mma.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -92,6 +93,38 @@ void infer_block(const VectorVariant& v, std::vector<ref::MmaRecord> records, co
   }
 }
 
+// mma.sp floating point: fit both hypotheses (sparse_mma.hpp) and keep the one that reproduces
+// more outputs, compressed on a tie (the default). (a) fits the compressed problem, each row
+// of each instance a 1 x K/2 record, against the table row of the dense K/2 variant; (b) fits
+// the K-wide file as it is (no table row serves K, so no comparison). The result carries
+// `sparse_products` = compressed | dense, with the other as its alternative when both fit as well.
+void infer_sparse_block(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch,
+                        InferResult& out) {
+  VectorVariant vc = compressed_variant(v);
+  vc.m = 1;
+  vc.name = vc.arithmetic_name();
+  VectorVariant vd = v;
+  vd.instruction = "mma";
+  vd.qualifiers.clear();
+  vd.name = vd.arithmetic_name();
+  InferResult compressed, dense;
+  compressed.variant = dense.variant = v.name;
+  infer_block(vc, compressed_records(v, records), arch, compressed);
+  infer_block(vd, std::move(records), arch, dense);
+  const bool pick_dense = dense.matched > compressed.matched;
+  InferResult& best = pick_dense ? dense : compressed;
+  const InferResult& other = pick_dense ? compressed : dense;
+  std::vector<std::string> alternatives;
+  if (other.matched == best.matched) alternatives.push_back(pick_dense ? "compressed" : "dense");
+  best.params.insert(best.params.begin(), {"sparse_products", pick_dense ? "dense" : "compressed", alternatives});
+  best.hypotheses = fmt::format("compressed {}/{} outputs ({}), dense {}/{} outputs ({})", compressed.matched,
+                                compressed.outputs, compressed.fitted, dense.matched, dense.outputs, dense.fitted);
+  best.fitted = fmt::format("{} products: {}", pick_dense ? "all K" : "the K/2 kept", best.fitted);
+  if (!pick_dense && !best.first_mismatch.empty())
+    best.first_mismatch = "(instance = one row of a file instance) " + best.first_mismatch;
+  out = std::move(best);
+}
+
 }  // namespace
 
 std::string compact_values(const std::vector<std::string>& values) {
@@ -119,7 +152,9 @@ InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> re
   const auto start = Clock::now();
   try {
     if (records.empty()) throw std::invalid_argument("no instances");
-    if (float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64)
+    if (float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64 && is_sparse(v))
+      infer_sparse_block(v, std::move(records), arch, out);
+    else if (float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64)
       infer_block(v, std::move(records), arch, out);
     else
       infer_simple(v, records, out);
@@ -173,6 +208,7 @@ std::string infer_line(const InferResult& r) {
     line += r.differs.empty() ? fmt::format(" | = {}", r.table_model)
                               : fmt::format(" | differs from {}: {}", r.table_model, fmt::join(r.differs, ", "));
   if (!ambiguous.empty()) line += fmt::format("\n  ambiguous (canonical value kept): {}", ambiguous);
+  if (!r.hypotheses.empty()) line += "\n  sparse hypotheses, each fitted: " + r.hypotheses;
   if (!r.first_mismatch.empty()) line += "\n  first unmatched output: " + r.first_mismatch;
   return line;
 }
@@ -201,6 +237,7 @@ std::string infer_json(const InferResult& r) {
   j["fitted"] = r.fitted;
   j["sample_outputs"] = r.sample_outputs;
   if (!r.first_mismatch.empty()) j["first_unmatched"] = r.first_mismatch;
+  if (!r.hypotheses.empty()) j["sparse_hypotheses"] = r.hypotheses;
   j["seconds"] = r.seconds;
   return j.dump();
 }

@@ -24,6 +24,7 @@ struct InferResult {
   std::uint64_t outputs = 0, matched = 0;
   std::uint64_t sample_outputs = 0;
   std::string first_mismatch;    // "instance N (line L) D[i][j]: file 0x.., fit 0x.."
+  std::string hypotheses;        // mma.sp: "compressed M/N (fit), dense M/N (fit)"; "" otherwise
   double seconds = 0;
 };
 

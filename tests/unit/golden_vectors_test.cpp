@@ -36,6 +36,10 @@ constexpr std::uint64_t kMinInstancesWideFloat = kMinInstances / 4;
 // 0.30 MB at those counts (`vectors generate --simulate sm_90 --distinct-rows 2`).
 constexpr std::uint64_t kMinInstancesSubByte = 1100;
 constexpr std::uint64_t kMinInstancesSubByteLong = 650;
+// mma.sp (mmasp_*): A is stored dense, K wide (32 or 64), with its zeros, so an instance is
+// 2 to 4 times an m16n8k16 one; this floor keeps each file near 400 KB (--distinct-rows 2,
+// sizes of `vectors generate --simulate sm_90`).
+constexpr std::uint64_t kMinInstancesSparse = 500;
 
 std::uint64_t min_instances(const std::string& variant) {
   std::string why;
@@ -47,6 +51,7 @@ std::uint64_t min_instances(const std::string& variant) {
   if (v->instruction == "wmma") return kMinInstancesWmma;
   if (v->instruction == "wgmma" && v->n > 8 && v->ab_type != ElementType::s8)
     return std::max<std::uint64_t>(100, kMinInstancesWideFloat * 8 / v->n);
+  if (v->instruction == "mmasp") return kMinInstancesSparse;
   if (v->instruction == "wgmma" && v->n > 8) return std::max<std::uint64_t>(100, kMinInstances * 8 / v->n);
   return kMinInstances;
 }

@@ -54,8 +54,8 @@ TEST(MmaFragments, EveryRegisterOperandCoversItsMatrixOnce) {
     }
     EXPECT_EQ(f.d * f.threads, s.m * s.n);
     EXPECT_EQ(coverage_problem(v, 'd', f.d, s.m, s.n), "");
-    if (f.a > 0) {
-      EXPECT_EQ(coverage_problem(v, 'a', f.a, s.m, s.k), "");
+    if (f.a > 0) {  // mma.sp: the compressed M x K/2 operand
+      EXPECT_EQ(coverage_problem(v, 'a', f.a, s.m, s.instruction == "mmasp" ? s.k / 2 : s.k), "");
     }
     if (f.b > 0) {
       EXPECT_EQ(coverage_problem(v, 'b', f.b, s.k, s.n), "");
@@ -108,6 +108,12 @@ TEST(MmaFragments, MatchThePtxIsaFigures) {
       {"mma_m16n8k64_s32_s4", 'a', 6, 21, 1, 53},  {"mma_m16n8k64_s32_u4", 'a', 6, 13, 9, 21},
       {"mma_m16n8k64_s32_s4", 'a', 6, 29, 9, 53},  {"mma_m16n8k128_s32_b1_xor", 'a', 6, 40, 9, 72},
       {"mma_m16n8k128_s32_b1_xor", 'b', 6, 31, 95, 1},
+      // mma.sp A (PTX ISA "Matrix fragments for sparse mma.m16n8k32 / k16 tf32 / k32 u8s8 /
+      // k64"): the compressed column of a kept element, rows as the figures give them.
+      {"mmasp_m16n8k32_f32_f16_sel0", 'a', 6, 4, 1, 12}, {"mmasp_m16n8k32_f32_f16_sel1", 'a', 6, 2, 9, 4},
+      {"mmasp_m16n8k16_f32_tf32_sel0", 'a', 6, 1, 9, 2}, {"mmasp_m16n8k16_f32_tf32_sel0", 'a', 6, 2, 1, 6},
+      {"mmasp_m16n8k32_s32_s8_sel0", 'a', 6, 5, 9, 9},   {"mmasp_m16n8k64_s32_s8_sel0", 'a', 6, 9, 1, 25},
+      {"mmasp_m16n8k64_f32_e4m3_sel0", 'a', 6, 13, 9, 25}, {"mmasp_m16n8k64_f32_e4m3_sel0", 'b', 6, 5, 25, 1},
       // wgmma m64nNk*'s D: d[4j .. 4j+3] is the m16n8 C tile of columns 8j .. 8j+7 of the warp's rows.
       {"wgmma_m64n256k32_s32_s8", 'd', 38, 13, 17, 29}, {"wgmma_m64n256k32_s32_s8", 'd', 127, 127, 63, 255},
   };

@@ -58,6 +58,19 @@ TEST(VectorVariantName, ParsesShapeTypesAndQualifiers) {
   EXPECT_EQ(v->arithmetic_name(), "wgmma_m64n8k32_s32_s8_satfinite");
 }
 
+TEST(VectorVariantName, SparsitySelectorIsNoArithmetic) {
+  std::string why;
+  const auto v = parse_variant("mmasp_m16n8k32_f32_bf16_sel1", why);
+  ASSERT_TRUE(v) << why;
+  EXPECT_EQ(v->instruction, "mmasp");
+  EXPECT_TRUE(v->has("sel1"));
+  EXPECT_EQ(v->arithmetic_name(), "mmasp_m16n8k32_f32_bf16");
+  EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f16_sel0", why));
+  EXPECT_NE(why.find("needs the mmasp instruction"), std::string::npos) << why;
+  EXPECT_FALSE(parse_variant("mmasp_m16n8k32_f32_f16_sel0_sel1", why));
+  EXPECT_NE(why.find("one sparsity selector only"), std::string::npos) << why;
+}
+
 TEST(VectorVariantName, RejectionsNameTheAllowedValues) {
   std::string why;
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32", why));
@@ -71,7 +84,7 @@ TEST(VectorVariantName, RejectionsNameTheAllowedValues) {
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f8", why));
   EXPECT_NE(why.find("A/B type 'f8'"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f16_fast", why));
-  EXPECT_NE(why.find("qualifier 'fast' is not one of satfinite, areg, xor, and"), std::string::npos) << why;
+  EXPECT_NE(why.find("qualifier 'fast' is not one of satfinite, areg, xor, and, sel0, sel1"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f16_satfinite", why));
   EXPECT_NE(why.find("satfinite needs an s32 D"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k99999_f32_f16", why));

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 11 item 3, the 2:4 sparse mma.sp paths, on a GPU node in one call (well under 300 s):
+#   1. golden vector files of every mmasp_* variant (kernels/numeric/mma_sp.cu), each written
+#      only after its fragment-layout self-test passed: integer-valued instances whose chunks
+#      keep every valid position set under the variant's sparsity selector, so a wrong
+#      metadata layout or selector reading fails here and nothing is written ("FAILED ...");
+#   2. `vectors check` (default: the compressed hypothesis, sparse_mma.hpp), `vectors check
+#      --candidates` (compressed:ID and dense:ID of every row with the formats) and `vectors
+#      infer` (its sparse_products parameter names the hypothesis that fits);
+#   3. the SASS opcodes of the sparse kernels (HMMA.SP / IMMA.SP, and F2FP ahead of fp8).
+# What comes back under $OUT: sparse_log.txt and sparse.tgz (golden/ = the files and their
+# README.md, to be unpacked into expectations/golden/sm_XX/; reports/).
+# Usage: tools/device/sparse_batch.sh BUILD_DIR   (BUILD_DIR holds bin/gpuconform)
+. "$(dirname "$0")/prelude.sh" "${1:-}" sparse_log.txt
+G="$(cd "$B" && pwd)/bin/gpuconform"
+WORK=/tmp/gpuconform-sparse
+rm -rf "$WORK" && mkdir -p "$WORK/golden" "$WORK/reports"
+elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
+
+echo "== device"
+nvidia-smi --query-gpu=name,pci.device_id,driver_version,compute_cap,clocks.sm,temperature.gpu --format=csv
+CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+ARCH="sm_$CC"
+"$G" vectors list | grep '^mmasp_' | tee "$WORK/reports/variants.txt"
+
+echo "== 1. golden files of the sparse variants"
+# Two distinct rows of A and C per instance as numerics_batch.sh; the counts keep every file
+# <= ~400 KB (`vectors generate --simulate sm_90 --distinct-rows 2`: 0.32 .. 0.37 MB each, 4.2 MB
+# in all; golden_vectors_test.cpp's kMinInstancesSparse = 500 is the floor): 500 random
+# instances of the floating-point variants, 1000 of m16n8k32 s8, 600 of m16n8k64 s8. Any file
+# over 400 KB is flagged below.
+SPARSE=$(grep -o '^mmasp_[a-z0-9_]*' "$WORK/reports/variants.txt")
+start=$(date +%s.%N)
+# One process per variant, eight at a time (a fault in one cannot poison another's context).
+printf '%s\n' $SPARSE | xargs -P 8 -I{} sh -c '
+  v=$1; n=500
+  case "$v" in mmasp_m16n8k32_s32_s8_*) n=1000 ;; mmasp_m16n8k64_s32_s8_*) n=600 ;; esac
+  timeout 150 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
+    echo "generate $v: exit $?"' _ {} "$G" "$WORK/golden"
+cat "$WORK"/golden/.log.* && rm -f "$WORK"/golden/.log.*
+"$G" vectors readme "$WORK/golden"  # once every generator is done
+echo "generate took $(elapsed "$start") s"
+ls -l "$WORK/golden"
+for f in "$WORK"/golden/*.txt.xz; do
+  [ "$(stat -c %s "$f")" -gt 409600 ] && echo "OVER 400 KB: $f"
+done
+echo "total bytes: $(cat "$WORK"/golden/*.txt.xz | wc -c)"
+
+echo "== 2. check, candidates, infer"
+start=$(date +%s.%N)
+"$G" vectors check "$WORK"/golden/*.txt.xz > "$WORK/reports/check.txt" 2>&1
+echo "check exit: $? ($(elapsed "$start") s)"
+cat "$WORK/reports/check.txt"
+start=$(date +%s.%N)
+"$G" vectors check --candidates "$WORK"/golden/*.txt.xz > "$WORK/reports/candidates.txt" 2>&1
+echo "candidates exit: $? ($(elapsed "$start") s)"
+grep -E "outputs match|candidate|^  mmasp_" "$WORK/reports/candidates.txt"
+start=$(date +%s.%N)
+"$G" vectors infer "$WORK"/golden/*.txt.xz > "$WORK/reports/infer.txt" 2>&1
+echo "infer exit: $? ($(elapsed "$start") s)"
+cat "$WORK/reports/infer.txt"
+
+echo "== 3. SASS opcodes of the sparse kernels on $ARCH"
+if command -v cuobjdump > /dev/null; then
+  cuobjdump --dump-sass "$G" 2> /dev/null | awk '
+    /arch = /{arch=$3}
+    /Function : /{f=""; if (match($0, /mmasp_m16n8k[0-9]+_[a-z0-9]+_[a-z0-9]+_sel[0-9]/)) f=substr($0, RSTART, RLENGTH); next}
+    f!="" && match($0, /(HMMA|IMMA|QMMA|F2FP)[.A-Z0-9_]*/) {print arch, f, substr($0, RSTART, RLENGTH)}' |
+    sort | uniq -c | grep "$ARCH" > "$WORK/reports/sass_mma_sp.txt"
+  cat "$WORK/reports/sass_mma_sp.txt"
+else
+  echo "no cuobjdump on this node"
+fi
+
+echo "== pack"
+tar -C "$WORK" -czf "$OUT/sparse.tgz" golden reports
+ls -l "$OUT"
