@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "gpuconform/cuda_check.hpp"
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/vector_file.hpp"
@@ -18,6 +19,7 @@
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/simple_models.hpp"
+#include "numeric/sparse_a.hpp"
 #include "numeric/sparse_mma.hpp"
 
 namespace gpuconform::kernels {
@@ -73,6 +75,39 @@ std::vector<std::uint64_t> simulate(const VectorVariant& v, const std::string& a
   return d;
 }
 
+// mma.sp: the metadata figures of the PTX ISA are pictures, so a failed self-test also tries
+// the other readings of them (sparse_a.hpp MetaLayout) and names any that passes: one GPU run
+// then says how to correct sparse::meta_at. The file is not written either way.
+void check_sparse_layout(const MmaVariant& mv, const std::vector<MmaInstance>& instances) {
+  try {
+    check_layout(mv, instances);
+    return;
+  } catch (const CudaError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    std::string passing;
+    for (int l = 1; l < sparse::kMetaLayouts; ++l) {
+      const auto layout = static_cast<sparse::MetaLayout>(l);
+      set_metadata_layout(layout);
+      try {
+        check_layout(mv, instances);
+        passing += (passing.empty() ? "" : ", ") + std::string(sparse::meta_layout_name(layout));
+      } catch (const CudaError&) {
+        set_metadata_layout(sparse::MetaLayout::kColumnHalves);
+        throw;
+      } catch (const std::runtime_error&) {
+      }
+    }
+    set_metadata_layout(sparse::MetaLayout::kColumnHalves);
+    throw std::runtime_error(
+        passing.empty()
+            ? fmt::format("{}; no other reading of the metadata figures (sparse_a.hpp MetaLayout) passes either",
+                          e.what())
+            : fmt::format("{}; with metadata layout {} it passes (sparse_a.hpp MetaLayout): correct sparse::meta_at",
+                          e.what(), passing));
+  }
+}
+
 GeneratedFile generate_one(const MmaVariant& mv, const DeviceInfo& device, const GenerateOptions& options) {
   const VectorVariant& v = mv.layout;
   const bool simulated = !options.simulate_arch.empty();
@@ -90,7 +125,11 @@ GeneratedFile generate_one(const MmaVariant& mv, const DeviceInfo& device, const
       g.reason = why;
       return g;
     }
-    check_layout(mv, layout_instances(v, kLayoutInstances, rng));  // throws: not written
+    const std::vector<MmaInstance> layout = layout_instances(v, kLayoutInstances, rng);
+    if (is_sparse(v))
+      check_sparse_layout(mv, layout);  // throws: not written
+    else
+      check_layout(mv, layout);  // throws: not written
   }
 
   // 2. Random classes, then the literature's probes.

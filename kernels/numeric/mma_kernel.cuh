@@ -12,10 +12,12 @@
 //
 // Sparse variants (mma.sp, table in mma_sp.cu) add kSelector to their traits: the launcher
 // compresses A on the host (sparse_a.hpp: M x K/2 kept values and one metadata nibble per
-// chunk), A's fragment is the dense m16n8k(K/2) one over the compressed operand, and the
-// kernel assembles each thread's metadata register from the nibbles.
+// chunk) and assembles every lane's metadata register there (sparse_mma.hpp), so that the
+// generator can try other readings of the metadata figures without another build; A's
+// fragment is the dense m16n8k(K/2) one over the compressed operand.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -26,6 +28,7 @@
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/sparse_a.hpp"
+#include "numeric/sparse_mma.hpp"
 
 // Device-side helpers live in their own namespace: other kernel families have theirs.
 namespace gpuconform::kernels::mma {
@@ -247,7 +250,7 @@ constexpr bool device_supports() {
 template <class V>
 __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const std::uint64_t* B,
                                                   const std::uint64_t* C, std::uint64_t* D, int instances,
-                                                  const std::uint8_t* E) {  // E: mma.sp nibbles, M x kChunks
+                                                  const std::uint32_t* E) {  // E: mma.sp metadata, a word a lane
   if constexpr (device_supports<V>()) {
     using S = Shape<V>;
     constexpr NameFacts f = S::f;
@@ -277,14 +280,7 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
       r.d[i / S::kCdPer] |= static_cast<typename S::Word>((c[rc.row * f.n + rc.col] & cd_mask)
                                                           << (f.cd_bits * (i % S::kCdPer)));
     }
-    if constexpr (S::kSparse) {
-      const std::uint8_t* e = E + static_cast<std::size_t>(n) * f.m * S::kChunks;
-      for (int nib = 0; nib < 8; ++nib) {
-        const sparse::MetaSlot s = sparse::meta_at(S::kMeta, t, nib, Sparsity<V>::kSelector);
-        const unsigned value = s.row < 0 ? sparse::kDecoyNibble : e[s.row * S::kChunks + s.chunk];
-        r.e |= value << (4 * nib);
-      }
-    }
+    if constexpr (S::kSparse) r.e = E[static_cast<std::size_t>(n) * S::kThreads + t];
     if constexpr (S::kBSmem) {
       constexpr int row_bytes = f.k * f.ab_bits / 8;
       static_assert(row_bytes == 32, "smem_offset assumes rows of 32 bytes (k16 f16, k8 tf32, k32 8-bit)");
@@ -316,13 +312,15 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
 
 // ---- Host side ----------------------------------------------------------------------
 
-// mma.sp: A of every instance compressed to M x K/2 and its nibbles appended to `e`. Throws
-// std::invalid_argument naming the variant, instance, row and chunk of input that is not sparse.
+// mma.sp: A of every instance compressed to M x K/2, appended to `a`, and its 32 lanes' metadata
+// registers to `e`. Throws std::invalid_argument naming the variant, instance and row of input
+// that is not sparse.
 template <class V>
 void compress_sparse_a(const MmaInstance& in, std::size_t index, std::vector<std::uint64_t>& a,
-                       std::vector<std::uint8_t>& e) {
+                       std::vector<std::uint32_t>& e) {
   using S = Shape<V>;
   constexpr NameFacts f = S::f;
+  std::uint8_t all[f.m * S::kChunks] = {};
   for (int row = 0; row < f.m; ++row) {
     std::uint64_t kept[f.k / 2] = {};
     std::uint8_t nibbles[S::kChunks] = {};
@@ -333,8 +331,11 @@ void compress_sparse_a(const MmaInstance& in, std::size_t index, std::vector<std
                                   std::to_string(sparse::chunk_kept(f.ab_bits)) + " non-zero elements in a chunk of " +
                                   std::to_string(sparse::chunk_width(f.ab_bits)) + ": A is not structured-sparse");
     a.insert(a.end(), kept, kept + f.k / 2);
-    e.insert(e.end(), nibbles, nibbles + S::kChunks);
+    std::copy(nibbles, nibbles + S::kChunks, all + row * S::kChunks);
   }
+  std::uint32_t words[S::kThreads];
+  metadata_words(f.k, f.ab_bits, Sparsity<V>::kSelector, all, words);
+  e.insert(e.end(), words, words + S::kThreads);
 }
 
 template <class V>
@@ -342,7 +343,7 @@ std::vector<std::uint64_t> run_mma(const std::vector<MmaInstance>& instances) {
   using S = Shape<V>;
   const int count = static_cast<int>(instances.size());
   std::vector<std::uint64_t> a, b, c;
-  std::vector<std::uint8_t> e;
+  std::vector<std::uint32_t> e;
   for (std::size_t n = 0; n < instances.size(); ++n) {
     const MmaInstance& in = instances[n];
     if constexpr (S::kSparse)
@@ -355,7 +356,7 @@ std::vector<std::uint64_t> run_mma(const std::vector<MmaInstance>& instances) {
   if (count == 0) return {};
   if (e.empty()) e.push_back(0);  // dense: an unused, valid pointer
   DeviceBuffer<std::uint64_t> da(a), db(b), dc(c), dd(c.size());
-  DeviceBuffer<std::uint8_t> de(e);
+  DeviceBuffer<std::uint32_t> de(e);
   dd.poison();
   constexpr int kBlockThreads = 128;
   constexpr int per_block = kBlockThreads / S::kThreads;

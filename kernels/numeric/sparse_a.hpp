@@ -137,6 +137,44 @@ GC_SPARSE_HD constexpr MetaSlot meta_at(MetaFamily f, int lane, int n, int selec
   return {-1, 0};
 }
 
+// ---- Other readings of the metadata figures, for diagnosis only ----------------------------
+// The figures are pictures; where the layout self-test fails with meta_at, the generator tries
+// these on the GPU and names the one that passes, so one run says how to correct the family
+// functions above. kColumnHalves is meta_at itself (a unit test holds them equal).
+enum class MetaLayout : std::uint8_t {
+  kColumnHalves,      // meta_at: holder q has chunks 4q..4q+3, row g low 16 bits, g+8 high
+  kRowHalvesSwapped,  // as kColumnHalves, row g+8 in the low 16 bits
+  kRowsByThread,      // the group's nibbles in row-major order: holder q has the 8 after 8q
+  kRowsInterleaved,   // holder q has row g + 8 (q % 2), chunks 8 (q / 2) ..
+};
+constexpr int kMetaLayouts = 4;
+constexpr const char* meta_layout_name(MetaLayout l) {
+  switch (l) {
+    case MetaLayout::kColumnHalves: return "column_halves";
+    case MetaLayout::kRowHalvesSwapped: return "row_halves_swapped";
+    case MetaLayout::kRowsByThread: return "rows_by_thread";
+    case MetaLayout::kRowsInterleaved: return "rows_interleaved";
+  }
+  return "?";
+}
+
+// The slot under one reading; row -1 also where the reading does not fit the family.
+GC_SPARSE_HD constexpr MetaSlot meta_alternative(MetaLayout l, MetaFamily f, int lane, int n, int selector) {
+  const int holders = f == MetaFamily::kOneThread ? 1 : f == MetaFamily::kThreadPair ? 2 : 4;
+  const int q = lane % 4 - holders * selector;
+  if (q < 0 || q >= holders) return {-1, 0};
+  const int chunks = 4 * holders, g = lane / 4;  // chunks a row
+  switch (l) {
+    case MetaLayout::kColumnHalves: return {g + 8 * (n / 4), 4 * q + n % 4};
+    case MetaLayout::kRowHalvesSwapped: return {g + 8 * (1 - n / 4), 4 * q + n % 4};
+    case MetaLayout::kRowsByThread: return {g + 8 * ((8 * q + n) / chunks), (8 * q + n) % chunks};
+    case MetaLayout::kRowsInterleaved:
+      if (holders == 1) return {-1, 0};
+      return {g + 8 * (q % 2), 8 * (q / 2) + n};
+  }
+  return {-1, 0};
+}
+
 // What a thread that holds no metadata under the selector carries: a valid nibble (keep
 // positions 0 and 1; tf32: element 0) that is wrong for most instances, so that if the
 // hardware read these threads instead, the layout self-test fails rather than reads garbage.

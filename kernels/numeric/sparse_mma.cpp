@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <stdexcept>
 
 #include "numeric/mma_variant.hpp"
@@ -12,7 +13,29 @@ namespace {
 
 int width_of(const VectorVariant& v) { return sparse::chunk_width(element_bits(v.ab_type)); }
 
+std::atomic<sparse::MetaLayout> g_layout{sparse::MetaLayout::kColumnHalves};
+
 }  // namespace
+
+sparse::MetaLayout metadata_layout() { return g_layout.load(); }
+void set_metadata_layout(sparse::MetaLayout layout) { g_layout.store(layout); }
+
+void metadata_words(int k, int ab_bits, int selector, const std::uint8_t* nibbles, std::uint32_t* words) {
+  const sparse::MetaFamily family = sparse::meta_family(k, ab_bits);
+  const int chunks = k / sparse::chunk_width(ab_bits);
+  const sparse::MetaLayout layout = g_layout.load();
+  for (int lane = 0; lane < 32; ++lane) {
+    std::uint32_t word = 0;
+    for (int n = 0; n < 8; ++n) {
+      const sparse::MetaSlot s = layout == sparse::MetaLayout::kColumnHalves
+                                     ? sparse::meta_at(family, lane, n, selector)
+                                     : sparse::meta_alternative(layout, family, lane, n, selector);
+      const unsigned value = s.row < 0 ? sparse::kDecoyNibble : nibbles[s.row * chunks + s.chunk];
+      word |= static_cast<std::uint32_t>(value) << (4 * n);
+    }
+    words[lane] = word;
+  }
+}
 
 VectorVariant compressed_variant(const VectorVariant& v) {
   VectorVariant c = v;

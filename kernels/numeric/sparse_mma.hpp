@@ -20,6 +20,7 @@
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "gpuconform/vector_file.hpp"
 #include "numeric/mma_instances.hpp"
+#include "numeric/sparse_a.hpp"
 
 namespace gpuconform::kernels {
 
@@ -63,6 +64,16 @@ const ref::TensorCoreModel* sparse_default_model(std::string_view arch, const Ve
 // Candidate ids of the two hypotheses: "compressed:<model id>", "dense:<model id>".
 constexpr std::string_view kCompressedPrefix = "compressed:";
 constexpr std::string_view kDensePrefix = "dense:";
+
+// The metadata register of each of the 32 lanes of one instance, from its M x (K / chunk width)
+// nibbles (row-major): sparse::meta_at's layout, or the diagnostic reading set below; a lane
+// that holds none under the selector gets sparse::kDecoyNibble in every nibble.
+void metadata_words(int k, int ab_bits, int selector, const std::uint8_t* nibbles, std::uint32_t* words);
+
+// The reading metadata_words uses: the PTX ISA's (kColumnHalves) unless the golden generator is
+// diagnosing a failed layout self-test. Process-wide: the launches are sequential.
+sparse::MetaLayout metadata_layout();
+void set_metadata_layout(sparse::MetaLayout layout);
 
 // Each record split into M one-row records of the compressed problem (1 x K/2 A, K/2 x N B
 // gathered at the row's kept k, 1 x N C and D): the fit of hypothesis (a). Throws

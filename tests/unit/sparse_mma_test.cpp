@@ -11,6 +11,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpuconform/reference/tensor_core_model.hpp"
@@ -132,6 +133,104 @@ TEST(SparseA, MetadataSlotsCoverEveryChunkOnce) {
   const RowCol four = find_mma_variant("mmasp_m16n8k64_s32_s8_sel0")->position('e', 6, 2);
   EXPECT_EQ(four.row, 1);
   EXPECT_EQ(four.col, 10);
+}
+
+// The nibbles a metadata register set means under the variant's own layout (fragment
+// position 'e', i.e. sparse::meta_at): what the hardware reads if the PTX ISA reading is right.
+std::vector<unsigned> read_back(const MmaVariant& v, const std::uint32_t* words) {
+  const int chunks = v.layout.k / sparse::chunk_width(element_bits(v.layout.ab_type));
+  std::vector<unsigned> nibbles(static_cast<std::size_t>(v.layout.m * chunks), 0xFFu);
+  for (int t = 0; t < 32; ++t)
+    for (int n = 0; n < 8; ++n) {
+      const RowCol rc = v.position('e', t, n);
+      if (rc.row >= 0) nibbles[rc.row * chunks + rc.col] = words[t] >> (4 * n) & 0xFu;
+    }
+  return nibbles;
+}
+
+// The registers the launcher builds read back as the instance's nibbles; under any other
+// reading of the figures, or the other selector, they do not: the layout self-test on the GPU
+// (these instances, exact results) fails when the kernel's reading is not the hardware's.
+TEST(SparseA, MetadataRegistersReadBackOnlyUnderTheirOwnLayout) {
+  ASSERT_EQ(metadata_layout(), sparse::MetaLayout::kColumnHalves);
+  for (const MmaVariant& v : mma_variants()) {
+    if (v.layout.instruction != "mmasp") continue;
+    SCOPED_TRACE(v.name());
+    const int bits = element_bits(v.layout.ab_type), width = sparse::chunk_width(bits), chunks = v.layout.k / width;
+    const int selector = v.layout.has("sel1") ? 1 : 0;
+    ref::Rng rng(11);
+    const std::vector<MmaInstance> instances = layout_instances(v.layout, 8, rng);
+    std::vector<std::vector<unsigned>> truth;
+    std::vector<std::vector<std::uint32_t>> words;
+    for (const MmaInstance& in : instances) {
+      std::vector<std::uint8_t> nibbles(static_cast<std::size_t>(v.layout.m * chunks));
+      std::vector<std::uint64_t> kept(static_cast<std::size_t>(v.layout.k / 2));
+      for (int i = 0; i < v.layout.m; ++i)
+        ASSERT_TRUE(sparse::compress_row(&in.a[i * v.layout.k], v.layout.k, bits, kept.data(), &nibbles[i * chunks],
+                                         nullptr));
+      truth.emplace_back(nibbles.begin(), nibbles.end());
+      words.emplace_back(32);
+      metadata_words(v.layout.k, bits, selector, nibbles.data(), words.back().data());
+      EXPECT_EQ(read_back(v, words.back().data()), truth.back());
+    }
+    for (int l = 1; l < sparse::kMetaLayouts; ++l) {
+      const auto layout = static_cast<sparse::MetaLayout>(l);
+      set_metadata_layout(layout);
+      bool differs = false, fits = false;
+      for (std::size_t n = 0; n < instances.size(); ++n) {
+        std::vector<std::uint8_t> nibbles(truth[n].begin(), truth[n].end());
+        std::vector<std::uint32_t> other(32);
+        metadata_words(v.layout.k, bits, selector, nibbles.data(), other.data());
+        differs |= read_back(v, other.data()) != truth[n];
+        fits |= other != words[n];
+      }
+      set_metadata_layout(sparse::MetaLayout::kColumnHalves);
+      EXPECT_TRUE(differs || !fits) << sparse::meta_layout_name(layout);
+    }
+    // The other selector's threads carry decoys, which read back wrong.
+    if (sparse::meta_family(v.layout.k, bits) == sparse::MetaFamily::kThreadPair) {
+      std::vector<std::uint8_t> nibbles(truth[0].begin(), truth[0].end());
+      std::vector<std::uint32_t> other(32);
+      metadata_words(v.layout.k, bits, 1 - selector, nibbles.data(), other.data());
+      EXPECT_NE(read_back(v, other.data()), truth[0]);
+    }
+    // A nibble with its two indices swapped names no valid kept set.
+    if (width == 4)
+      for (unsigned nibble : truth[0]) {
+        sparse::Kept k{{0, 0}};
+        EXPECT_FALSE(sparse::kept_of(4, (nibble >> 2) | (nibble & 3u) << 2, k)) << nibble;
+      }
+  }
+}
+
+// kColumnHalves is meta_at; every reading that fits a family covers each chunk once.
+TEST(SparseA, DiagnosticReadingsAreBijectionsAndTheFirstIsMetaAt) {
+  for (const auto& [k, bits, selectors] : {std::tuple{32, 16, 2}, std::tuple{16, 32, 2}, std::tuple{64, 8, 1},
+                                           std::tuple{16, 16, 4}}) {
+    const sparse::MetaFamily f = sparse::meta_family(k, bits);
+    const int chunks = k / sparse::chunk_width(bits);
+    for (int sel = 0; sel < selectors; ++sel)
+      for (int l = 0; l < sparse::kMetaLayouts; ++l) {
+        const auto layout = static_cast<sparse::MetaLayout>(l);
+        std::set<std::pair<int, int>> seen;
+        int held = 0;
+        for (int lane = 0; lane < 32; ++lane)
+          for (int n = 0; n < 8; ++n) {
+            const sparse::MetaSlot s = sparse::meta_alternative(layout, f, lane, n, sel);
+            if (l == 0) {
+              const sparse::MetaSlot want = sparse::meta_at(f, lane, n, sel);
+              EXPECT_EQ(s.row, want.row);
+              EXPECT_EQ(s.chunk, want.chunk);
+            }
+            if (s.row < 0) continue;
+            ++held;
+            EXPECT_TRUE(s.row < 16 && s.chunk >= 0 && s.chunk < chunks);
+            EXPECT_TRUE(seen.insert({s.row, s.chunk}).second) << sparse::meta_layout_name(layout);
+          }
+        EXPECT_TRUE(held == 0 || static_cast<int>(seen.size()) == 16 * chunks)
+            << sparse::meta_layout_name(layout) << " k" << k << " bits " << bits;
+      }
+  }
 }
 
 TEST(SparseInstances, EveryClassIsSparseAndLayoutInstancesUseEveryKeptSet) {

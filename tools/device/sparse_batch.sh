@@ -4,6 +4,9 @@
 #      only after its fragment-layout self-test passed: integer-valued instances whose chunks
 #      keep every valid position set under the variant's sparsity selector, so a wrong
 #      metadata layout or selector reading fails here and nothing is written ("FAILED ...");
+#      the failure then names any other reading of the PTX ISA's metadata figures that passes
+#      ("with metadata layout rows_by_thread it passes": sparse_a.hpp MetaLayout), so this one
+#      run says how to correct sparse::meta_at;
 #   2. `vectors check` (default: the compressed hypothesis, sparse_mma.hpp), `vectors check
 #      --candidates` (compressed:ID and dense:ID of every row with the formats) and `vectors
 #      infer` (its sparse_products parameter names the hypothesis that fits);
@@ -54,7 +57,9 @@ cat "$WORK/reports/check.txt"
 start=$(date +%s.%N)
 "$G" vectors check --candidates "$WORK"/golden/*.txt.xz > "$WORK/reports/candidates.txt" 2>&1
 echo "candidates exit: $? ($(elapsed "$start") s)"
-grep -E "outputs match|candidate|^  mmasp_" "$WORK/reports/candidates.txt"
+# One line per candidate: "variant: matched/total outputs match  model-id" (the whole text is in reports/).
+awk '/outputs match$/ {line=$0; next} /^  model / && line != "" {print line "  " $2; line=""; next}
+     /candidate/ {print}' "$WORK/reports/candidates.txt"
 start=$(date +%s.%N)
 "$G" vectors infer "$WORK"/golden/*.txt.xz > "$WORK/reports/infer.txt" 2>&1
 echo "infer exit: $? ($(elapsed "$start") s)"
