@@ -90,30 +90,36 @@ GC_SPARSE_HD constexpr bool compress_row(const std::uint64_t* row, int k, int ab
 }
 
 // ---- Metadata registers ----------------------------------------------------------------
-// Each thread's metadata is one 32-bit register of eight nibbles. Nibble n of a thread that
-// holds metadata describes one chunk of row groupID (n < 4) or groupID + 8 (n >= 4): 16 bits per
-// row, the lowest chunk in the lowest bits (the PTX ISA figures "Sparse MMA .m16n8kK metadata
-// layout"). Where a row has more than four chunks, several threads of the group of four hold it,
-// each four consecutive chunks; the sparsity selector picks which threads. One function per
-// family, so a correction touches one line.
+// Each thread's metadata is one 32-bit register of eight nibbles, the lowest chunk in the
+// lowest bits. The sparsity selector picks which threads of each group of four hold it.
+// Measured on an H100 (tools/device/sparse_batch.sh; expectations/golden/sm_90/README.md): the
+// 16-bit and tf32 shapes split a row's chunks between the holders, each holder carrying four
+// chunks of row groupID (low 16 bits) and the same four of groupID + 8 (high 16 bits); the
+// 8-bit shapes (s8, e4m3, e5m2) give each holder eight consecutive chunks of one row,
+// alternating groupID and groupID + 8 (the self-test failed with the column split there and
+// passed with this one). One function per family, so a correction touches one line.
 
 struct MetaSlot {
   int row, chunk;  // row -1: this thread holds no metadata under this selector
 };
 
 enum class MetaFamily : std::uint8_t {
-  kOneThread,   // 4 chunks a row (m16n8k16 f16/bf16, m16n8k8 tf32): thread `selector` (0..3)
-  kThreadPair,  // 8 chunks (m16n8k32 f16/bf16 and 8-bit, m16n8k16 tf32): threads 2 sel, 2 sel + 1
-  kAllFour,     // 16 chunks (m16n8k64 8-bit and fp8): all four threads, selector 0
+  kOneThread,       // 4 chunks a row (m16n8k16 f16/bf16, m16n8k8 tf32): thread `selector` (0..3)
+  kThreadPair,      // 8 chunks of 16-bit or tf32 (m16n8k32 f16/bf16, m16n8k16 tf32): threads 2 sel, 2 sel + 1
+  kThreadPairRows,  // 8 chunks of 8-bit (m16n8k32 s8/u8): threads 2 sel, 2 sel + 1, a row each
+  kAllFour,         // 16 chunks (m16n8k64 8-bit and fp8): all four threads, selector 0, a half row each
 };
 
 GC_SPARSE_HD constexpr MetaFamily meta_family(int k, int ab_bits) {
   const int chunks = k / chunk_width(ab_bits);
-  return chunks <= 4 ? MetaFamily::kOneThread : chunks == 8 ? MetaFamily::kThreadPair : MetaFamily::kAllFour;
+  if (chunks <= 4) return MetaFamily::kOneThread;
+  if (chunks == 8) return ab_bits == 8 ? MetaFamily::kThreadPairRows : MetaFamily::kThreadPair;
+  return MetaFamily::kAllFour;
 }
-GC_SPARSE_HD constexpr int max_selector(MetaFamily f) {
-  return f == MetaFamily::kOneThread ? 3 : f == MetaFamily::kThreadPair ? 1 : 0;
+GC_SPARSE_HD constexpr int meta_holders(MetaFamily f) {
+  return f == MetaFamily::kOneThread ? 1 : f == MetaFamily::kAllFour ? 4 : 2;
 }
+GC_SPARSE_HD constexpr int max_selector(MetaFamily f) { return 4 / meta_holders(f) - 1; }
 
 GC_SPARSE_HD constexpr MetaSlot meta_one_thread(int lane, int n, int selector) {
   if (lane % 4 != selector) return {-1, 0};
@@ -124,14 +130,21 @@ GC_SPARSE_HD constexpr MetaSlot meta_thread_pair(int lane, int n, int selector) 
   if (q < 0 || q > 1) return {-1, 0};
   return {lane / 4 + 8 * (n / 4), 4 * q + n % 4};
 }
+GC_SPARSE_HD constexpr MetaSlot meta_thread_pair_rows(int lane, int n, int selector) {
+  const int q = lane % 4 - 2 * selector;  // 0: row groupID, 1: row groupID + 8
+  if (q < 0 || q > 1) return {-1, 0};
+  return {lane / 4 + 8 * q, n};
+}
 GC_SPARSE_HD constexpr MetaSlot meta_all_four(int lane, int n) {
-  return {lane / 4 + 8 * (n / 4), 4 * (lane % 4) + n % 4};
+  const int q = lane % 4;  // rows groupID, + 8, groupID, + 8; chunks 0..7, 0..7, 8..15, 8..15
+  return {lane / 4 + 8 * (q % 2), 8 * (q / 2) + n};
 }
 
 GC_SPARSE_HD constexpr MetaSlot meta_at(MetaFamily f, int lane, int n, int selector) {
   switch (f) {
     case MetaFamily::kOneThread: return meta_one_thread(lane, n, selector);
     case MetaFamily::kThreadPair: return meta_thread_pair(lane, n, selector);
+    case MetaFamily::kThreadPairRows: return meta_thread_pair_rows(lane, n, selector);
     case MetaFamily::kAllFour: return meta_all_four(lane, n);
   }
   return {-1, 0};
@@ -140,9 +153,10 @@ GC_SPARSE_HD constexpr MetaSlot meta_at(MetaFamily f, int lane, int n, int selec
 // ---- Other readings of the metadata figures, for diagnosis only ----------------------------
 // The figures are pictures; where the layout self-test fails with meta_at, the generator tries
 // these on the GPU and names the one that passes, so one run says how to correct the family
-// functions above. kColumnHalves is meta_at itself (a unit test holds them equal).
+// functions above. kColumnHalves is meta_at itself, whatever the family (a unit test holds
+// them equal); the others are fixed readings.
 enum class MetaLayout : std::uint8_t {
-  kColumnHalves,      // meta_at: holder q has chunks 4q..4q+3, row g low 16 bits, g+8 high
+  kColumnHalves,      // meta_at (16-bit, tf32: holder q has chunks 4q..4q+3, row g low 16 bits, g+8 high)
   kRowHalvesSwapped,  // as kColumnHalves, row g+8 in the low 16 bits
   kRowsByThread,      // the group's nibbles in row-major order: holder q has the 8 after 8q
   kRowsInterleaved,   // holder q has row g + 8 (q % 2), chunks 8 (q / 2) ..
@@ -160,12 +174,13 @@ constexpr const char* meta_layout_name(MetaLayout l) {
 
 // The slot under one reading; row -1 also where the reading does not fit the family.
 GC_SPARSE_HD constexpr MetaSlot meta_alternative(MetaLayout l, MetaFamily f, int lane, int n, int selector) {
-  const int holders = f == MetaFamily::kOneThread ? 1 : f == MetaFamily::kThreadPair ? 2 : 4;
+  if (l == MetaLayout::kColumnHalves) return meta_at(f, lane, n, selector);
+  const int holders = meta_holders(f);
   const int q = lane % 4 - holders * selector;
   if (q < 0 || q >= holders) return {-1, 0};
   const int chunks = 4 * holders, g = lane / 4;  // chunks a row
   switch (l) {
-    case MetaLayout::kColumnHalves: return {g + 8 * (n / 4), 4 * q + n % 4};
+    case MetaLayout::kColumnHalves: break;  // meta_at, above
     case MetaLayout::kRowHalvesSwapped: return {g + 8 * (1 - n / 4), 4 * q + n % 4};
     case MetaLayout::kRowsByThread: return {g + 8 * ((8 * q + n) / chunks), (8 * q + n) % chunks};
     case MetaLayout::kRowsInterleaved:
