@@ -69,12 +69,21 @@ constexpr FeaturePath kPaths[] = {
     {"mma_sync.s32.b1.xor", "mma_m16n8k256_s32_b1_xor", 80, false},
     {"mma_sync.s32.b1.and", "mma_m16n8k256_s32_b1_and", 80, false},
     {"wmma.s32.s4", "wmma_m8n8k32_s32_s4", 80, false},          {"wmma.s32.b1.xor", "wmma_m8n8k128_s32_b1_xor", 80, false},
+    // 2:4 sparse mma.sp (selector 0): besides the block-FMA parameters, sparse_products says
+    // whether each output sums only the kept products (compressed) or all K with the zeros.
+    {"mma_sp.f32.f16", "mmasp_m16n8k32_f32_f16_sel0", 80, false},
+    {"mma_sp.f32.bf16", "mmasp_m16n8k32_f32_bf16_sel0", 80, false},
+    {"mma_sp.f16.f16", "mmasp_m16n8k32_f16_f16_sel0", 80, false},
+    {"mma_sp.f32.tf32", "mmasp_m16n8k16_f32_tf32_sel0", 80, false},
+    {"mma_sp.f32.e4m3", "mmasp_m16n8k64_f32_e4m3_sel0", 89, false},
+    {"mma_sp.f32.e5m2", "mmasp_m16n8k64_f32_e5m2_sel0", 89, false},
+    {"mma_sp.s32.s8", "mmasp_m16n8k32_s32_s8_sel0", 80, false},
 };
 // Every property a path may have; paths register those the fit reports for their formats.
 constexpr const char* kProperties[] = {"lowering",         "block_order",       "block_size",    "fraction_bits",
                                        "final_rounding",   "accumulator_format", "e_zero",       "subnormal_inputs",
                                        "subnormal_outputs", "negative_zero",     "overflow",      "input_truncation",
-                                       "nan_canonical",    "model"};
+                                       "nan_canonical",    "model",             "sparse_products"};
 constexpr std::size_t kPathCount = sizeof(kPaths) / sizeof(kPaths[0]);
 constexpr std::size_t kPropertyCount = sizeof(kProperties) / sizeof(kProperties[0]);
 
@@ -109,6 +118,7 @@ bool applies(const VectorVariant& v, const std::string& property) {
   const bool block = float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64;
   if (!block) return property == "model";
   if (property == "model") return false;
+  if (property == "sparse_products") return v.instruction == "mmasp";
   if (property == "nan_canonical") return true;
   const bool fp8 = v.ab_type == ElementType::e4m3 || v.ab_type == ElementType::e5m2;
   if (property == "block_order") return fp8;

@@ -59,7 +59,7 @@ std::uint64_t min_instances(const std::string& variant) {
 // shorter mma.sync shapes, u8, the sm_90 DMMA shapes, wmma, wgmma s8 up to N = 256) add about
 // 13 MB at the counts tools/device/numerics_batch.sh uses (sizes of simulated files).
 // The wide-N float wgmma files added 2.7 MB (0.20-0.32 MB each), the 17 sub-byte files 4.6 MB
-// (0.24-0.30 MB each): 54.8 MB with them; the sparse files about 3 MB more.
+// (0.24-0.30 MB each), the 12 sparse files 4.2 MB (0.32-0.37 MB each): 59.1 MB in all.
 constexpr std::uintmax_t kMaxTotalBytes = 60ull * 1000 * 1000;
 
 std::string golden_dir() { return std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/golden"; }

@@ -102,9 +102,6 @@ int numerics(const ProbeArgs& args) {
   int skipped = 0;
   for (const MmaVariant& v : mma_variants()) {
     if (fnmatch(args.variant_glob.c_str(), v.name().c_str(), 0) != 0) continue;
-    // mma.sp paths are golden-vector variants until their files decide the model
-    // (tools/device/sparse_batch.sh): only a --variant that names them surveys them.
-    if (v.layout.instruction == "mmasp" && args.variant_glob.rfind("mmasp", 0) != 0) continue;
     if (std::string reason = simulated ? "" : unsupported_reason(v, device); !reason.empty()) {
       fmt::print("skipped {}: {}\n", v.name(), reason);
       ++skipped;
