@@ -8,6 +8,8 @@
 // nibble_of); nvcc 13 accepts it for sm_80..sm_90a, while plain mma.sp draws a ptxas advisory.
 // Selectors per the PTX ISA "Sparse matrix storage": m16n8k32 16-bit and 8-bit and m16n8k16 tf32
 // take 0 or 1 (a thread pair holds the metadata), m16n8k64 8-bit takes only 0 (all four threads).
+#include "numeric/checked_probes.hpp"
+#include "numeric/mma_check.hpp"
 #include "numeric/mma_kernel.cuh"
 #include "numeric/mma_variant.hpp"
 
@@ -84,9 +86,10 @@ using namespace mma;
     static constexpr int kSelector = Sel;                                                                   \
     GC_EXEC_SP_##Exec(Ptx, Sel)                                                                             \
   };                                                                                                        \
-  const bool Name##_registered = register_mma_variant(#Name, Ptx, "", MinCc, false, &run_mma<Name>,         \
-                                                      &mma_has_code<Name>, fragment_counts<Name>(),         \
-                                                      &fragment_position<Name>);
+  const bool Name##_registered =                                                                            \
+      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,                \
+                           &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&        \
+      register_checked_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>);
 
 GC_MMA_SP_TABLE(GC_MMA_SP_VARIANT)
 

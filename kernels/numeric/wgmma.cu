@@ -7,6 +7,7 @@
 //
 // Device code exists only in the sm_90a cubin (mma_kernel.cuh compiles the body only under
 // __CUDA_ARCH_FEAT_SM90_ALL); elsewhere the variants report "needs sm_90a" and never launch.
+#include "numeric/checked_probes.hpp"
 #include "numeric/mma_check.hpp"
 #include "numeric/mma_kernel.cuh"
 #include "numeric/mma_variant.hpp"
@@ -114,9 +115,10 @@ const Requirements kNeedsSm90a{90, 90, "sm_90a (wgmma)"};
     GC_EXEC_WG_##Exec(Ptx, Imm)                                                                        \
   };                                                                                                   \
   const bool Name##_registered =                                                                       \
-      register_mma_variant(#Name, Ptx, Probe ? numeric_probe_id(#Name) : "", 90, true, &run_mma<Name>, \
+      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), 90, true, &run_mma<Name>,               \
                            &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&  \
-      (!Probe || register_numeric_probe(#Name, kNeedsSm90a, &measure_mma_probe<Name>));
+      (Probe ? register_numeric_probe(#Name, kNeedsSm90a, &measure_mma_probe<Name>)                     \
+             : register_checked_probe(#Name, kNeedsSm90a, &measure_checked_probe<Name>));
 
 #define GC_WGMMA_VARIANTS(Name, Ptx, Exec, ImmShared, ImmRegisters, Probe)      \
   GC_WGMMA_VARIANT(Name, Ptx, Exec##_SHARED, ImmShared, false, Probe)           \
@@ -237,9 +239,10 @@ GC_WGMMA_TABLE(GC_WGMMA_VARIANTS)
     static constexpr int kMinArch = 900;                                                           \
     GC_EXEC_WG_WIDE_##Acc(Ptx, Regs, AText, IB, IS, Imm, GC_WG_IN(ARegisters))                     \
   };                                                                                               \
-  const bool Name##_registered = register_mma_variant(#Name, Ptx, "", 90, true, &run_mma<Name>,    \
-                                                      &mma_has_code<Name>, fragment_counts<Name>(), \
-                                                      &fragment_position<Name>);
+  const bool Name##_registered =                                                                   \
+      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), 90, true, &run_mma<Name>,           \
+                           &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) && \
+      register_checked_probe(#Name, kNeedsSm90a, &measure_checked_probe<Name>);
 
 GC_WGMMA_WIDE_TABLE(GC_WGMMA_WIDE_VARIANT)
 

@@ -19,6 +19,8 @@
 
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
+#include "numeric/checked_probes.hpp"
+#include "numeric/mma_check.hpp"
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_kernel.cuh"
 #include "numeric/mma_variant.hpp"
@@ -191,9 +193,10 @@ RowCol opaque_position(char, int, int) { return {-1, -1}; }
     using Element = ElementT;                                                                                \
     using Acc = AccT;                                                                                        \
   };                                                                                                         \
-  const bool Name##_registered = register_mma_variant(#Name, Ptx, "", MinCc, false, &run_wmma<Name>,         \
-                                                      &wmma_has_code<Name>, FragmentCounts{32, 0, 0, 0},     \
-                                                      &opaque_position);
+  const bool Name##_registered =                                                                             \
+      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_wmma<Name>,                \
+                           &wmma_has_code<Name>, FragmentCounts{32, 0, 0, 0}, &opaque_position) &&           \
+      register_checked_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>);
 
 GC_WMMA_TABLE(GC_WMMA_VARIANT)
 
