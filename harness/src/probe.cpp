@@ -4,8 +4,28 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace gpuconform {
+namespace {
+
+std::mutex planned_mutex;
+std::vector<std::string>& planned() {
+  static std::vector<std::string> ids;
+  return ids;
+}
+
+}  // namespace
+
+void set_planned_probes(std::vector<std::string> ids) {
+  const std::lock_guard<std::mutex> lock(planned_mutex);
+  planned() = std::move(ids);
+}
+
+std::vector<std::string> planned_probes() {
+  const std::lock_guard<std::mutex> lock(planned_mutex);
+  return planned();
+}
 
 const char* family_name(Family f) {
   switch (f) {

@@ -82,6 +82,7 @@ int work(const WorkerArgs& a) {
     if (const Probe* probe = registry.find(id))
       notes_sass |= probe->family == Family::latency || probe->family == Family::throughput;
   if (notes_sass) sass::load_disassembly(device.arch());
+  set_planned_probes(a.probes);
   for (const std::string& id : a.probes) {
     const Probe* probe = registry.find(id);
     if (!probe) {

@@ -16,8 +16,11 @@
 // properties share it. Recording (no expectation) writes `model = "param:NAME=VALUE"`.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <future>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -89,15 +92,63 @@ constexpr std::size_t kPropertyCount = sizeof(kProperties) / sizeof(kProperties[
 
 constexpr std::uint64_t kSeed = 0x6665617475726573ull;  // "features"
 
-// The fit of one variant on this GPU, computed once per process.
+using FitKey = std::pair<std::string, int>;  // variant, device index
+
+// The fits of this process, each computed once: a path's properties share it.
+struct FitCache {
+  std::mutex mutex;
+  std::map<FitKey, std::shared_future<InferResult>> fits;
+  std::set<int> planned_devices;  // devices whose planned paths were started
+};
+
+FitCache& fit_cache() {
+  static FitCache cache;
+  return cache;
+}
+
+// Runs the variant's survey on the GPU in this thread (the one with the device's context)
+// and starts its fit on another: fits are CPU work, seconds each (FP8 and mma.sp FP8 the
+// longest), so a run of many paths fits them side by side.
+std::shared_future<InferResult> start_fit(const MmaVariant& v, const DeviceInfo& device) {
+  std::vector<ref::MmaRecord> records;
+  try {
+    records = run_survey_instances(v, kSurveyInstancesPerClass, kSeed);
+  } catch (...) {  // a failed layout self-test: the path's own probes report it, not the caller
+    std::promise<InferResult> failed;
+    failed.set_exception(std::current_exception());
+    return failed.get_future().share();
+  }
+  return std::async(std::launch::async, [layout = v.layout, records = std::move(records), arch = device.arch()]() mutable {
+           return infer_records(layout, std::move(records), arch);
+         }).share();
+}
+
+// The fit of one variant on this GPU. The first call of a run also starts the fits of every
+// other path whose feature probes the runner announced (set_planned_probes).
 const InferResult& fit_on_gpu(const MmaVariant& v, const DeviceInfo& device) {
-  static std::mutex mutex;
-  static std::map<std::pair<std::string, int>, InferResult> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::make_pair(v.name(), device.index);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  std::vector<ref::MmaRecord> records = run_survey_instances(v, kSurveyInstancesPerClass, kSeed);
-  return cache.emplace(key, infer_records(v.layout, std::move(records), device.arch())).first->second;
+  FitCache& cache = fit_cache();
+  std::shared_future<InferResult> fit;
+  {
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.planned_devices.insert(device.index).second) {
+      const std::vector<std::string> planned = planned_probes();
+      for (const FeaturePath& fp : kPaths) {
+        const std::string prefix = fmt::format("numeric.feature.{}.", fp.path);
+        const bool wanted = std::any_of(planned.begin(), planned.end(),
+                                        [&](const std::string& id) { return id.rfind(prefix, 0) == 0; });
+        const MmaVariant* w = wanted ? find_mma_variant(fp.variant) : nullptr;
+        if (!w || !unsupported_reason(*w, device).empty()) continue;
+        const FitKey key{w->name(), device.index};
+        if (!cache.fits.count(key)) cache.fits.emplace(key, start_fit(*w, device));
+      }
+    }
+    const FitKey key{v.name(), device.index};
+    auto it = cache.fits.find(key);
+    if (it == cache.fits.end()) it = cache.fits.emplace(key, start_fit(v, device)).first;
+    fit = it->second;
+  }
+  // The cache keeps the shared state, so the reference outlives this call.
+  return fit.get();
 }
 
 Measurement measure_feature(const ProbeContext& ctx, const FeaturePath& fp, const std::string& property) {

@@ -19,11 +19,13 @@ namespace {
 
 // Layout instances first (they use the stream whether or not they run), then the classes
 // and the probes: the GPU run and the simulation draw the same instances.
-std::vector<MmaInstance> survey_instances(const VectorVariant& v, int per_class, ref::Rng& rng) {
+std::vector<MmaInstance> survey_instances(const VectorVariant& v, int per_class, ref::Rng& rng,
+                                          bool literature_probes = true) {
   std::vector<MmaInstance> instances;
   for (const std::string& klass : random_classes(v))
     for (MmaInstance& in : draw_instances(v, klass, per_class, rng)) instances.push_back(std::move(in));
-  for (MmaInstance& in : probe_instances(v)) instances.push_back(std::move(in));
+  if (literature_probes)
+    for (MmaInstance& in : probe_instances(v)) instances.push_back(std::move(in));
   return instances;
 }
 
@@ -42,10 +44,11 @@ std::vector<ref::MmaRecord> to_records(const VectorVariant& v, std::vector<MmaIn
 
 }  // namespace
 
-std::vector<ref::MmaRecord> run_survey_instances(const MmaVariant& v, int per_class, std::uint64_t seed) {
+std::vector<ref::MmaRecord> run_survey_instances(const MmaVariant& v, int per_class, std::uint64_t seed,
+                                                 bool literature_probes) {
   ref::Rng rng(seed);
   check_layout(v, layout_instances(v.layout, 64, rng));
-  std::vector<MmaInstance> instances = survey_instances(v.layout, per_class, rng);
+  std::vector<MmaInstance> instances = survey_instances(v.layout, per_class, rng, literature_probes);
   return to_records(v.layout, instances, v.run(instances));
 }
 

@@ -19,9 +19,10 @@ namespace gpuconform::kernels {
 constexpr int kSurveyInstancesPerClass = 400;
 
 // Runs the fragment-layout self-test (throws std::runtime_error when it fails), then
-// `per_class` random instances of every class of the variant and its probe instances, on
-// the current device. Throws CudaError.
-std::vector<ref::MmaRecord> run_survey_instances(const MmaVariant& v, int per_class, std::uint64_t seed);
+// `per_class` random instances of every class of the variant and (unless `literature_probes`
+// is false) its probe instances, on the current device. Throws CudaError.
+std::vector<ref::MmaRecord> run_survey_instances(const MmaVariant& v, int per_class, std::uint64_t seed,
+                                                 bool literature_probes = true);
 
 // The same instances with D from `arch`'s model instead of a GPU, for testing the pipeline
 // (never golden data). Throws std::invalid_argument when `arch` has no model of the variant.

@@ -74,6 +74,13 @@ class Registry {
   std::vector<Probe> probes_;
 };
 
+// The probes this process is about to run, in order, as the runner's worker announces them
+// before the first starts (empty when nobody did, e.g. one gtest at a time). Probes that share
+// costly host work (numeric.feature.*: one model fit per path) may start the work of the
+// others at once, on every core, instead of one after another.
+void set_planned_probes(std::vector<std::string> ids);
+std::vector<std::string> planned_probes();
+
 // True when GPUCONFORM_SELFTEST=1: the self-test probes become selectable.
 bool selftest_enabled();
 // Whether a front end may select `probe` (run, record, the gtest binary):
