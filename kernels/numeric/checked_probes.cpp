@@ -20,7 +20,7 @@ constexpr std::uint64_t kSeed = 0x636865636b656431ull;  // "checked1": every run
 int per_class(const VectorVariant& v, bool quick) {
   const int base = quick ? kCheckedInstancesPerClass / 5 : kCheckedInstancesPerClass;
   const auto outputs = static_cast<int>(v.c_count());
-  return outputs <= 1024 ? base : std::min(base, std::max(20, base * 1024 / outputs));
+  return outputs <= 1024 ? base : std::min(base, std::max(5, base * 1024 / outputs));
 }
 
 // The vector-check machinery reads files: the records go through a plain-text one in the
