@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "numeric/golden_generator.hpp"
+#include "simulated_vectors.hpp"
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/vector_check.hpp"
@@ -190,24 +191,9 @@ TEST(SubBytePipeline, SimulatedFilesReplayAndInferNamesTheirModel) {
   fs::remove_all(dir);
 }
 
-class SimulatedPipeline : public ::testing::Test {
+class SimulatedPipeline : public SimulatedVectors {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpuconform_pipeline_" + std::to_string(::getpid()));
-    GenerateOptions o;
-    o.out_dir = dir_.string();
-    o.variant_glob = "mma_m16n8k16_f32_bf16";
-    o.count = 10;
-    o.simulate_arch = "sm_90";
-    const auto results = generate_golden(DeviceInfo{}, o, nullptr);
-    ASSERT_EQ(results.size(), 1u);
-    ASSERT_EQ(results[0].status, GenerateStatus::kWritten) << results[0].reason;
-    path_ = results[0].path;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
-  std::string path_;
+  void SetUp() override { simulate("pipeline", "mma_m16n8k16_f32_bf16", 10); }
 };
 
 TEST_F(SimulatedPipeline, FileMatchesTheModelThatMadeIt) {

@@ -16,6 +16,7 @@
 
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "numeric/golden_generator.hpp"
+#include "simulated_vectors.hpp"
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
 #include "numeric/sparse_a.hpp"
@@ -302,24 +303,9 @@ TEST(SparseLauncher, RefusesAnAThatIsNotSparseNamingTheInstance) {
 // --simulate files of the default (compressed) hypothesis: the default check matches, the
 // dense hypothesis of the same sm_90 row does not (its K = 32 products span two blocks of
 // L = 16, the kept 16 one), --candidates offers both, and infer picks the compressed one.
-class SparseSimulated : public ::testing::Test {
+class SparseSimulated : public SimulatedVectors {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("gpuconform_sparse_" + std::to_string(::getpid()));
-    GenerateOptions o;
-    o.out_dir = dir_.string();
-    o.variant_glob = "mmasp_m16n8k32_f32_f16_sel1";
-    o.count = 60;
-    o.simulate_arch = "sm_90";
-    const auto results = generate_golden(DeviceInfo{}, o, nullptr);
-    ASSERT_EQ(results.size(), 1u);
-    ASSERT_EQ(results[0].status, GenerateStatus::kWritten) << results[0].reason;
-    path_ = results[0].path;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path dir_;
-  std::string path_;
+  void SetUp() override { simulate("sparse", "mmasp_m16n8k32_f32_f16_sel1", 60); }
 };
 
 TEST_F(SparseSimulated, TheHypothesesDisagreeAndCheckTellsThemApart) {

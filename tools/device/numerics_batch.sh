@@ -19,12 +19,9 @@
 G="$(cd "$B" && pwd)/bin/gpuconform"
 WORK=/tmp/gpuconform-numerics
 rm -rf "$WORK" && mkdir -p "$WORK/golden" "$WORK/reports" "$WORK/probe"
-elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,driver_version,compute_cap,clocks.sm,temperature.gpu --format=csv
-CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-ARCH="sm_$CC"
 "$G" vectors list | tee "$WORK/reports/variants.txt"
 
 echo "== 1. golden files of the new variants"
@@ -42,13 +39,7 @@ NEW="mma_m16n8k8_f32_f16 mma_m16n8k8_f32_bf16 mma_m16n8k8_f16_f16 mma_m16n8k4_f3
      wgmma_m64n16k32_s32_s8:1000 wgmma_m64n32k32_s32_s8:500 wgmma_m64n64k32_s32_s8:250 wgmma_m64n128k32_s32_s8:125
      wgmma_m64n256k32_s32_s8:100 wgmma_m64n256k32_s32_s8_satfinite:100"
 start=$(date +%s.%N)
-# One process per variant, eight at a time (a fault in one cannot poison another's context).
-printf '%s\n' $NEW | xargs -P 8 -I{} sh -c '
-  spec=$1; v=${spec%%:*}; n=2000; [ "$spec" != "$v" ] && n=${spec#*:}
-  timeout 150 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
-    echo "generate $v: exit $?"' _ {} "$G" "$WORK/golden"
-cat "$WORK"/golden/.log.* && rm -f "$WORK"/golden/.log.*
-"$G" vectors readme "$WORK/golden"  # once every generator is done
+generate_golden "$WORK/golden" $NEW
 echo "generate took $(elapsed "$start") s"
 ls -l "$WORK/golden"
 for f in "$WORK"/golden/*.txt.xz; do

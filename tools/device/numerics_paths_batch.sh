@@ -14,7 +14,6 @@
 . "$(dirname "$0")/prelude.sh" "${1:-}" paths_log.txt
 W=$OUT/paths
 rm -rf "$W" && mkdir -p "$W/golden" "$W/evidence" "$W/reports"
-elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
 nvidia-smi --query-gpu=name,pci.device_id,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
   --format=csv | tee "$W/reports/nvidia-smi.csv"
 
@@ -25,12 +24,7 @@ WIDE="wgmma_m64n16k16_f32_f16:250 wgmma_m64n64k16_f32_f16:63 wgmma_m64n256k16_f3
       wgmma_m64n256k32_f32_e4m3:25 wgmma_m64n256k32_f32_e5m2:25 wgmma_m64n256k16_f32_f16_areg:25
       wgmma_m64n256k32_f32_e4m3_areg:25"
 start=$(date +%s.%N)
-printf '%s\n' $WIDE ${EXTRA_VARIANTS:-} | xargs -P 8 -I{} sh -c '
-  spec=$1; v=${spec%%:*}; n=2000; [ "$spec" != "$v" ] && n=${spec#*:}
-  timeout 150 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
-    echo "generate $v: exit $?"' _ {} "$G" "$W/golden"
-cat "$W"/golden/.log.* && rm -f "$W"/golden/.log.*
-"$G" vectors readme "$W/golden"
+generate_golden "$W/golden" $WIDE ${EXTRA_VARIANTS:-}
 echo "generate took $(elapsed "$start") s"
 ls -l "$W/golden"
 "$G" vectors check "$W"/golden/*.txt.xz > "$W/reports/check.txt" 2>&1; echo "check exit: $?"

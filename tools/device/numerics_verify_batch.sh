@@ -10,10 +10,8 @@
 . "$(dirname "$0")/prelude.sh" "${1:-}" verify_log.txt
 W=$OUT/verify
 rm -rf "$W" && mkdir -p "$W"
-elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
 nvidia-smi --query-gpu=name,pci.device_id,uuid,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu \
   --format=csv | tee "$W/nvidia-smi.csv"
-ARCH="sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')"
 
 echo "== 1. run --filter 'numeric.*'"
 start=$(date +%s.%N)

@@ -29,3 +29,22 @@ evidence_name() {
   cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 | head -n 1 | tr -d ' .')
   echo "sm_${cc}-${id}-$(date -u +%F)-$1-${uuid,,}"
 }
+# Seconds since a `date +%s.%N` stamp, one decimal.
+elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
+# ARCH=sm_XX of GPU 0.
+ARCH="sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader -i 0 2> /dev/null | head -n 1 | tr -d ' .')"
+# generate_golden DIR SPEC...: golden vector files of each VARIANT[:COUNT] (default 2000
+# instances) into DIR, two distinct rows of A and C per instance, one `vectors generate`
+# process per variant, eight at a time (a fault in one cannot poison another's context),
+# each written only after its layout self-test passed; then DIR/README.md.
+generate_golden() {
+  local dir=$1
+  shift
+  printf '%s\n' "$@" | xargs -P 8 -I{} sh -c '
+    spec=$1; v=${spec%%:*}; n=2000; [ "$spec" != "$v" ] && n=${spec#*:}
+    timeout 150 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
+      echo "generate $v: exit $?"' _ {} "$(cd "$(dirname "$G")" && pwd)/$(basename "$G")" "$dir"
+  cat "$dir"/.log.* 2> /dev/null
+  rm -f "$dir"/.log.*
+  "$G" vectors readme "$dir"  # once every generator is done
+}

@@ -18,12 +18,9 @@
 G="$(cd "$B" && pwd)/bin/gpuconform"
 WORK=/tmp/gpuconform-sparse
 rm -rf "$WORK" && mkdir -p "$WORK/golden" "$WORK/reports"
-elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,driver_version,compute_cap,clocks.sm,temperature.gpu --format=csv
-CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-ARCH="sm_$CC"
 "$G" vectors list | grep '^mmasp_' | tee "$WORK/reports/variants.txt"
 
 echo "== 1. golden files of the sparse variants"
@@ -34,14 +31,12 @@ echo "== 1. golden files of the sparse variants"
 # over 400 KB is flagged below.
 SPARSE=$(grep -o '^mmasp_[a-z0-9_]*' "$WORK/reports/variants.txt")
 start=$(date +%s.%N)
-# One process per variant, eight at a time (a fault in one cannot poison another's context).
-printf '%s\n' $SPARSE | xargs -P 8 -I{} sh -c '
-  v=$1; n=500
-  case "$v" in mmasp_m16n8k32_s32_s8_*) n=1000 ;; mmasp_m16n8k64_s32_s8_*) n=600 ;; esac
-  timeout 150 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
-    echo "generate $v: exit $?"' _ {} "$G" "$WORK/golden"
-cat "$WORK"/golden/.log.* && rm -f "$WORK"/golden/.log.*
-"$G" vectors readme "$WORK/golden"  # once every generator is done
+specs=()
+for v in $SPARSE; do
+  case "$v" in mmasp_m16n8k32_s32_s8_*) n=1000 ;; mmasp_m16n8k64_s32_s8_*) n=600 ;; *) n=500 ;; esac
+  specs+=("$v:$n")
+done
+generate_golden "$WORK/golden" "${specs[@]}"
 echo "generate took $(elapsed "$start") s"
 ls -l "$WORK/golden"
 for f in "$WORK"/golden/*.txt.xz; do

@@ -18,12 +18,9 @@
 G="$(cd "$B" && pwd)/bin/gpuconform"
 WORK=/tmp/gpuconform-subbyte
 rm -rf "$WORK" && mkdir -p "$WORK/golden" "$WORK/reports"
-elapsed() { python3 -c "print(f'{$(date +%s.%N)-$1:.1f}')"; }
 
 echo "== device"
 nvidia-smi --query-gpu=name,pci.device_id,driver_version,compute_cap,clocks.sm,temperature.gpu --format=csv
-CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
-ARCH="sm_$CC"
 "$G" vectors list | grep -E "_(s4|u4|b1)" | tee "$WORK/reports/variants.txt"
 
 echo "== 1. golden files of the sub-byte variants"
@@ -37,13 +34,7 @@ NEW="mma_m8n8k32_s32_s4:1100 mma_m8n8k32_s32_u4:1100 mma_m16n8k32_s32_s4:1100 mm
      mma_m16n8k128_s32_b1_and:1100 mma_m16n8k256_s32_b1_xor:650 mma_m16n8k256_s32_b1_and:650
      wmma_m8n8k32_s32_s4:1100 wmma_m8n8k32_s32_u4:1100 wmma_m8n8k128_s32_b1_xor:1100 wmma_m8n8k128_s32_b1_and:1100"
 start=$(date +%s.%N)
-# One process per variant, eight at a time (a fault in one cannot poison another's context).
-printf '%s\n' $NEW | xargs -P 8 -I{} sh -c '
-  spec=$1; v=${spec%%:*}; n=${spec#*:}
-  timeout 120 "$2" vectors generate --out "$3" --variant "$v" --count "$n" --distinct-rows 2 > "$3/.log.$v" 2>&1 ||
-    echo "generate $v: exit $?"' _ {} "$G" "$WORK/golden"
-cat "$WORK"/golden/.log.* && rm -f "$WORK"/golden/.log.*
-"$G" vectors readme "$WORK/golden"  # once every generator is done
+generate_golden "$WORK/golden" $NEW
 echo "generate took $(elapsed "$start") s"
 ls -l "$WORK/golden"
 echo "files: $(ls "$WORK"/golden/*.txt.xz 2> /dev/null | wc -l) of 17, total bytes: $(cat "$WORK"/golden/*.txt.xz 2> /dev/null | wc -c)"
