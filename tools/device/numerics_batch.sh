@@ -41,21 +41,8 @@ NEW="mma_m16n8k8_f32_f16 mma_m16n8k8_f32_bf16 mma_m16n8k8_f16_f16 mma_m16n8k4_f3
 start=$(date +%s.%N)
 generate_golden "$WORK/golden" $NEW
 echo "generate took $(elapsed "$start") s"
-ls -l "$WORK/golden"
-for f in "$WORK"/golden/*.txt.xz; do
-  [ "$(stat -c %s "$f")" -gt 1048576 ] && echo "TOO BIG to commit (> 1 MB): $f"
-done
-
-echo "== 2. check, candidates, infer"
-"$G" vectors check "$WORK"/golden/*.txt.xz > "$WORK/reports/check.txt" 2>&1
-echo "check exit: $?"
-cat "$WORK/reports/check.txt"
-"$G" vectors check --candidates "$WORK"/golden/*.txt.xz > "$WORK/reports/candidates.txt" 2>&1
-echo "candidates exit: $?"
-grep -E "candidate|^  [a-z_0-9]+: " "$WORK/reports/candidates.txt"
-"$G" vectors infer "$WORK"/golden/*.txt.xz > "$WORK/reports/infer.txt" 2>&1
-echo "infer exit: $?"
-cat "$WORK/reports/infer.txt"
+echo "== 2. sizes, check, candidates, infer"
+check_golden "$WORK/golden" "$WORK/reports" 1048576
 
 echo "== 3. probe numerics, timed (<= 120 s on an H100)"
 start=$(date +%s.%N)

@@ -48,3 +48,28 @@ generate_golden() {
   rm -f "$dir"/.log.*
   "$G" vectors readme "$dir"  # once every generator is done
 }
+# check_golden DIR REPORTS MAX_BYTES: the size of DIR's vector files (any over MAX_BYTES is
+# flagged: too big to commit), then `vectors check` (default models), `vectors check
+# --candidates` and `vectors infer` on them, each into REPORTS/ and echoed.
+check_golden() {
+  local dir=$1 reports=$2 max=$3 f s
+  ls -l "$dir"
+  echo "files: $(ls "$dir"/*.txt.xz 2> /dev/null | wc -l), total bytes: $(cat "$dir"/*.txt.xz 2> /dev/null | wc -c)"
+  for f in "$dir"/*.txt.xz; do
+    [ "$(stat -c %s "$f")" -gt "$max" ] && echo "TOO BIG to commit (> $max bytes): $f"
+  done
+  s=$(date +%s.%N)
+  "$G" vectors check "$dir"/*.txt.xz > "$reports/check.txt" 2>&1
+  echo "check exit: $? ($(elapsed "$s") s)"
+  cat "$reports/check.txt"
+  s=$(date +%s.%N)
+  "$G" vectors check --candidates "$dir"/*.txt.xz > "$reports/candidates.txt" 2>&1
+  echo "candidates exit: $? ($(elapsed "$s") s)"
+  # One line per candidate: "variant: matched/total outputs match  model-id" (all of it in REPORTS/).
+  awk '/outputs match$/ {line=$0; next} /^  model / && line != "" {print line "  " $2; line=""; next}
+       /candidate/ {print}' "$reports/candidates.txt"
+  s=$(date +%s.%N)
+  "$G" vectors infer "$dir"/*.txt.xz > "$reports/infer.txt" 2>&1
+  echo "infer exit: $? ($(elapsed "$s") s)"
+  cat "$reports/infer.txt"
+}

@@ -38,27 +38,8 @@ for v in $SPARSE; do
 done
 generate_golden "$WORK/golden" "${specs[@]}"
 echo "generate took $(elapsed "$start") s"
-ls -l "$WORK/golden"
-for f in "$WORK"/golden/*.txt.xz; do
-  [ "$(stat -c %s "$f")" -gt 409600 ] && echo "OVER 400 KB: $f"
-done
-echo "total bytes: $(cat "$WORK"/golden/*.txt.xz | wc -c)"
-
-echo "== 2. check, candidates, infer"
-start=$(date +%s.%N)
-"$G" vectors check "$WORK"/golden/*.txt.xz > "$WORK/reports/check.txt" 2>&1
-echo "check exit: $? ($(elapsed "$start") s)"
-cat "$WORK/reports/check.txt"
-start=$(date +%s.%N)
-"$G" vectors check --candidates "$WORK"/golden/*.txt.xz > "$WORK/reports/candidates.txt" 2>&1
-echo "candidates exit: $? ($(elapsed "$start") s)"
-# One line per candidate: "variant: matched/total outputs match  model-id" (the whole text is in reports/).
-awk '/outputs match$/ {line=$0; next} /^  model / && line != "" {print line "  " $2; line=""; next}
-     /candidate/ {print}' "$WORK/reports/candidates.txt"
-start=$(date +%s.%N)
-"$G" vectors infer "$WORK"/golden/*.txt.xz > "$WORK/reports/infer.txt" 2>&1
-echo "infer exit: $? ($(elapsed "$start") s)"
-cat "$WORK/reports/infer.txt"
+echo "== 2. sizes, check, candidates, infer"
+check_golden "$WORK/golden" "$WORK/reports" 409600
 
 echo "== 3. SASS opcodes of the sparse kernels on $ARCH"
 if command -v cuobjdump > /dev/null; then

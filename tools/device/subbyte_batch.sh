@@ -36,22 +36,8 @@ NEW="mma_m8n8k32_s32_s4:1100 mma_m8n8k32_s32_u4:1100 mma_m16n8k32_s32_s4:1100 mm
 start=$(date +%s.%N)
 generate_golden "$WORK/golden" $NEW
 echo "generate took $(elapsed "$start") s"
-ls -l "$WORK/golden"
-echo "files: $(ls "$WORK"/golden/*.txt.xz 2> /dev/null | wc -l) of 17, total bytes: $(cat "$WORK"/golden/*.txt.xz 2> /dev/null | wc -c)"
-for f in "$WORK"/golden/*.txt.xz; do
-  [ "$(stat -c %s "$f")" -gt 330000 ] && echo "OVER BUDGET (> 330 KB): $f"
-done
-
-echo "== 2. check, candidates, infer"
-"$G" vectors check "$WORK"/golden/*.txt.xz > "$WORK/reports/check.txt" 2>&1
-echo "check exit: $?"
-cat "$WORK/reports/check.txt"
-"$G" vectors check --candidates "$WORK"/golden/*.txt.xz > "$WORK/reports/candidates.txt" 2>&1
-echo "candidates exit: $?"
-grep -E "candidate|outputs match" "$WORK/reports/candidates.txt"
-"$G" vectors infer "$WORK"/golden/*.txt.xz > "$WORK/reports/infer.txt" 2>&1
-echo "infer exit: $?"
-cat "$WORK/reports/infer.txt"
+echo "== 2. sizes, check, candidates, infer"
+check_golden "$WORK/golden" "$WORK/reports" 330000
 
 echo "== 3. SASS of the sub-byte kernels on $ARCH"
 if command -v cuobjdump > /dev/null; then
