@@ -1,14 +1,7 @@
 # Runs the command after `--` and fails unless it exits with ${EXPECTED} and, when
 # EXPECTED_OUTPUT (a regex) is given, its output matches it.
-set(cmd)
-set(seen_separator FALSE)
-foreach(i RANGE ${CMAKE_ARGC})
-  if(seen_separator)
-    list(APPEND cmd "${CMAKE_ARGV${i}}")
-  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
-    set(seen_separator TRUE)
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/args_after_separator.cmake")
+set(cmd ${ARGS_AFTER_SEPARATOR})
 execute_process(COMMAND ${cmd} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT "${code}" STREQUAL "${EXPECTED}")

@@ -1,10 +1,7 @@
 #include "numeric/checked_probes.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <filesystem>
 #include <stdexcept>
 
 #include "numeric/mma_check.hpp"
@@ -18,22 +15,8 @@ namespace {
 constexpr std::uint64_t kSeed = 0x636865636b656431ull;  // "checked1": every run replays the same draw
 
 int per_class(const VectorVariant& v, bool quick) {
-  const int base = quick ? kCheckedInstancesPerClass / 5 : kCheckedInstancesPerClass;
-  const auto outputs = static_cast<int>(v.c_count());
-  return outputs <= 1024 ? base : std::min(base, std::max(5, base * 1024 / outputs));
+  return scaled_per_class(quick ? kCheckedInstancesPerClass / 5 : kCheckedInstancesPerClass, v.c_count(), 5);
 }
-
-// The vector-check machinery reads files: the records go through a plain-text one in the
-// temporary directory, removed again whatever happens.
-struct ScratchFile {
-  std::filesystem::path path;
-  explicit ScratchFile(std::string_view variant)
-      : path(std::filesystem::temp_directory_path() / fmt::format("gpuconform-{}-{}.txt", ::getpid(), variant)) {}
-  ~ScratchFile() {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-  }
-};
 
 }  // namespace
 
@@ -48,12 +31,10 @@ Measurement measure_checked(const ProbeContext& ctx, std::string_view variant) {
   const bool wide = v->layout.c_count() > 1024;
   const std::vector<ref::MmaRecord> records =
       run_survey_instances(*v, per_class(v->layout, ctx.quick), kSeed, /*literature_probes=*/!wide);
-  const ScratchFile scratch(variant);
-  write_survey_vectors(scratch.path.string(), *v, records, survey_header(&ctx.device, arch, kSeed));
   CheckOptions options;
   options.arch = arch;
   if (ctx.expectation) options.model = ctx.expectation->model;
-  const FileCheck r = check_vector_file(scratch.path.string(), options);
+  const FileCheck r = check_records(v->layout, records, options);
   if (r.status == CheckStatus::kNoModel) throw ProbeSkipped(r.error);
   if (r.status == CheckStatus::kUnusable)
     throw std::runtime_error(ctx.expectation ? fmt::format("{}: {}", ctx.expectation->where.str(), r.error) : r.error);

@@ -165,9 +165,7 @@ Measurement run_feature(const ProbeContext& ctx) {
 
 // Whether a path reports this property (the fit's parameter list for its formats).
 bool applies(const VectorVariant& v, const std::string& property) {
-  // Paths without a block-FMA model (integer, fp64) are fitted among the simple models.
-  const bool block = float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64;
-  if (!block) return property == "model";
+  if (!fits_block_model(v)) return property == "model";
   if (property == "model") return false;
   if (property == "sparse_products") return v.instruction == "mmasp";
   if (property == "nan_canonical") return true;

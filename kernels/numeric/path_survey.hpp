@@ -4,6 +4,8 @@
 // The recipe is the golden generator's (layout self-test, every random input class, then
 // the literature probes of numerics.md §3: Fasi et al. 2021, MMA-Sim and the suite's own),
 // with fewer random instances: enough to pin every parameter the golden files pin.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -17,6 +19,14 @@
 namespace gpuconform::kernels {
 
 constexpr int kSurveyInstancesPerClass = 400;
+
+// Random instances a class for a shape of `outputs` outputs: `per_class` up to 1024 outputs
+// (an m64n8 wgmma), in inverse proportion beyond (an m64n256 is 32 times the outputs), never
+// fewer than `floor` nor more than `per_class`: each path then costs about the same.
+inline int scaled_per_class(int per_class, std::size_t outputs, int floor) {
+  if (outputs <= 1024) return per_class;
+  return std::min(per_class, std::max(floor, static_cast<int>(per_class * 1024 / outputs)));
+}
 
 // Runs the fragment-layout self-test (throws std::runtime_error when it fails), then
 // `per_class` random instances of every class of the variant and (unless `literature_probes`

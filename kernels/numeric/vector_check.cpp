@@ -34,13 +34,14 @@ struct Evaluator {
                                      : ", all K products of each row, zeros in place";
     return fmt::format("{}{} ({}{})", prefix, block->id, ref::describe(*block), how);
   }
-  void run(const VectorVariant& v, const VectorRecord& r, std::uint64_t* d) const {
+  void run(const VectorVariant& v, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+           std::uint64_t* d) const {
     if (block && compressed)
-      compressed_mma(*block, v, r.a.data(), r.b.data(), r.c.data(), d);
+      compressed_mma(*block, v, a, b, c, d);
     else if (block)
-      ref::mma(*block, v.m, v.n, v.k, r.a.data(), r.b.data(), r.c.data(), d);
+      ref::mma(*block, v.m, v.n, v.k, a, b, c, d);
     else
-      simple->mma(v, r.a.data(), r.b.data(), r.c.data(), d);
+      simple->mma(v, a, b, c, d);
   }
 };
 
@@ -63,9 +64,9 @@ std::string block_model_misfit(const ref::TensorCoreModel& m, const VectorVarian
 }
 
 // Finds the model, or says why there is none (`unusable`: the request itself is wrong).
-Evaluator choose_model(const VectorReader& reader, const CheckOptions& options, std::string& why,
-                       bool& unusable) {
-  const VectorVariant& v = *reader.variant();
+// `header_arch`: the file's `# arch:` line, used when the options name no architecture.
+Evaluator choose_model(const VectorVariant& v, const std::string& header_arch, const CheckOptions& options,
+                       std::string& why, bool& unusable) {
   Evaluator e;
   unusable = true;
   if (!options.model.empty()) {
@@ -95,7 +96,7 @@ Evaluator choose_model(const VectorReader& reader, const CheckOptions& options, 
     return {};
   }
   if ((e.simple = default_simple_model(v))) return e;
-  const std::string arch = options.arch.empty() ? reader.header_value("arch") : options.arch;
+  const std::string arch = options.arch.empty() ? header_arch : options.arch;
   if (arch.empty()) {
     why = "no architecture: pass --arch sm_XX or --model ID (the file has no '# arch:' line)";
     return {};
@@ -114,6 +115,15 @@ Evaluator choose_model(const VectorReader& reader, const CheckOptions& options, 
   return {};
 }
 
+// The counts and examples of a finished comparison.
+void summarise(const MismatchReport& report, FileCheck& out) {
+  out.total = report.compared();
+  out.matched = out.total - report.mismatches();
+  out.mismatches = report.examples();
+  out.by_class = report.by_class();
+  out.status = report.mismatches() == 0 ? CheckStatus::kMatched : CheckStatus::kMismatched;
+}
+
 }  // namespace
 
 FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
@@ -130,7 +140,7 @@ FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
         out.variant = v.name;
         std::string why;
         bool unusable = false;
-        model = choose_model(reader, options, why, unusable);
+        model = choose_model(v, reader.header_value("arch"), options, why, unusable);
         if (!model) {
           out.status = unusable ? CheckStatus::kUnusable : CheckStatus::kNoModel;
           out.error = fmt::format("{}: {}", reader.name(), why);
@@ -143,7 +153,7 @@ FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
       }
       if (!model) continue;  // no model: still read every line, so a malformed one is caught
       try {
-        model.run(v, r, want.data());
+        model.run(v, r.a.data(), r.b.data(), r.c.data(), want.data());
       } catch (const std::invalid_argument& e) {  // mma.sp: A of this line is not sparse
         throw VectorFileError(reader.name(), r.line, e.what());
       }
@@ -161,11 +171,42 @@ FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
     return out;
   }
   if (!model) return out;
-  out.total = report->compared();
-  out.matched = out.total - report->mismatches();
-  out.mismatches = report->examples();
-  out.by_class = report->by_class();
-  out.status = report->mismatches() == 0 ? CheckStatus::kMatched : CheckStatus::kMismatched;
+  summarise(*report, out);
+  return out;
+}
+
+FileCheck check_records(const VectorVariant& v, const std::vector<ref::MmaRecord>& records,
+                        const CheckOptions& options) {
+  FileCheck out;
+  out.variant = v.name;
+  out.instances = records.size();
+  std::string why;
+  bool unusable = false;
+  const Evaluator model = choose_model(v, "", options, why, unusable);
+  if (!model) {
+    out.status = unusable ? CheckStatus::kUnusable : CheckStatus::kNoModel;
+    out.error = why;
+    return out;
+  }
+  if (records.empty()) {
+    out.error = "no instances";
+    return out;
+  }
+  out.model = model.describe();
+  MismatchReport report(v, options.shown);
+  std::vector<std::uint64_t> want(v.c_count());
+  for (std::size_t n = 0; n < records.size(); ++n) {
+    const ref::MmaRecord& r = records[n];
+    try {
+      model.run(v, r.a.data(), r.b.data(), r.c.data(), want.data());
+    } catch (const std::invalid_argument& e) {  // mma.sp: A of this instance is not sparse
+      out.status = CheckStatus::kUnusable;
+      out.error = fmt::format("instance {}: {}", n, e.what());
+      return out;
+    }
+    report.compare(fmt::format("instance {}", n), r.klass, r.a, r.b, r.c, r.d.data(), want.data(), "gpu", "model");
+  }
+  summarise(report, out);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuconform/reference/model_fit.hpp"
 #include "gpuconform/vector_file.hpp"
 
 namespace gpuconform::kernels {
@@ -37,6 +38,10 @@ struct FileCheck {
 
 FileCheck check_vector_file(const std::string& path, const CheckOptions& options);
 FileCheck check_vectors(VectorReader& reader, const CheckOptions& options);
+// The same for instances in memory (a GPU survey's): `path` stays empty, and options.arch
+// must name the architecture unless options.model names the model.
+FileCheck check_records(const VectorVariant& v, const std::vector<ref::MmaRecord>& records,
+                        const CheckOptions& options);
 
 // Every model whose formats fit the variant, whatever its architecture: the reference rows
 // (by their K shapes too) and the simple models. `vectors check --candidates` tries each,

@@ -146,15 +146,19 @@ std::string compact_values(const std::vector<std::string>& values) {
   return out;
 }
 
+bool fits_block_model(const VectorVariant& v) {
+  return float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64;
+}
+
 InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch) {
   InferResult out;
   out.variant = v.name;
   const auto start = Clock::now();
   try {
     if (records.empty()) throw std::invalid_argument("no instances");
-    if (float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64 && is_sparse(v))
+    if (fits_block_model(v) && is_sparse(v))
       infer_sparse_block(v, std::move(records), arch, out);
-    else if (float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64)
+    else if (fits_block_model(v))
       infer_block(v, std::move(records), arch, out);
     else
       infer_simple(v, records, out);

@@ -32,6 +32,10 @@ struct InferResult {
 // moved into the fit. Never throws for bad data: the reason goes to `error`.
 InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch);
 
+// Whether the variant is fitted with the block-FMA model (floating-point inputs and an f32 or
+// f16 D); otherwise among the simple models (integer, fp64), whose one parameter is `model`.
+bool fits_block_model(const VectorVariant& v);
+
 // Reads a vector file (its `# arch:` header, unless `arch` is given) and fits it.
 InferResult infer_vector_file(const std::string& path, const std::string& arch = "");
 

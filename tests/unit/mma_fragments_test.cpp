@@ -16,6 +16,7 @@
 #include "simulated_vectors.hpp"
 #include "numeric/mma_instances.hpp"
 #include "numeric/mma_variant.hpp"
+#include "numeric/path_survey.hpp"
 #include "numeric/vector_check.hpp"
 #include "numeric/vector_infer.hpp"
 
@@ -225,6 +226,24 @@ TEST_F(SimulatedPipeline, AnotherArchitecturesModelShowsTheFirstMismatchesInHex)
   EXPECT_NE(r.mismatches[0].find(": file "), std::string::npos);
   EXPECT_NE(r.mismatches[0].find(" model "), std::string::npos);
   EXPECT_NE(r.mismatches[0].find(" a(row "), std::string::npos);
+}
+
+// The in-memory check the GPU's numeric probes use agrees with the file check.
+TEST(CheckRecords, SurveyRecordsMatchTheirModelAndNotAnotherArchitectures) {
+  const MmaVariant* v = find_mma_variant("mma_m16n8k16_f32_bf16");
+  ASSERT_NE(v, nullptr);
+  const std::vector<ref::MmaRecord> records = simulate_survey_instances(*v, 10, 1, "sm_90");
+  CheckOptions o;
+  o.arch = "sm_90";
+  const FileCheck same = check_records(v->layout, records, o);
+  ASSERT_EQ(same.status, CheckStatus::kMatched) << same.error;
+  EXPECT_EQ(same.total, records.size() * 128);
+  EXPECT_EQ(same.model.rfind("sm_90.mma_sync.f32.bf16 ", 0), 0u) << same.model;
+  o.model = "sm_80.mma_sync.f32.bf16";
+  const FileCheck other = check_records(v->layout, records, o);
+  EXPECT_EQ(other.status, CheckStatus::kMismatched) << other.error;
+  EXPECT_NE(other.mismatches.at(0).find(": gpu "), std::string::npos) << other.mismatches.at(0);
+  EXPECT_EQ(check_records(v->layout, records, CheckOptions{}).status, CheckStatus::kUnusable);  // no architecture
 }
 
 TEST_F(SimulatedPipeline, AModelOfOtherFormatsIsUnusable) {

@@ -108,12 +108,8 @@ int numerics(const ProbeArgs& args) {
       continue;
     }
     Pending p{&v, {}, {}, {}};
-    // Wide shapes (wgmma m64n256: 32 times the outputs of m64n8) get fewer instances, so
-    // that every path costs about the same to fit.
-    const std::size_t outputs = v.layout.c_count();
-    const int per_class =
-        outputs <= 1024 ? args.per_class
-                        : std::min(args.per_class, std::max(20, static_cast<int>(args.per_class * 1024 / outputs)));
+    // Wide shapes get fewer instances, at least 20 a class: enough to fit every parameter.
+    const int per_class = scaled_per_class(args.per_class, v.layout.c_count(), 20);
     try {
       p.records = simulated ? simulate_survey_instances(v, per_class, kSurveySeed, args.simulate_arch)
                             : run_survey_instances(v, per_class, kSurveySeed);
