@@ -33,7 +33,7 @@ std::string how_to_record(const Probe& probe, const DeviceInfo& device) {
 Measurement run_probe(const Probe& probe, const DeviceInfo& device, const RunOptions& options) {
   if (std::string why = unmet_requirement(probe, device); !why.empty()) throw ProbeSkipped(why);
   use_device(device.index);
-  ProbeContext ctx{device, nullptr, options.quick};
+  ProbeContext ctx{device, nullptr, options.quick, options.peers};
   return probe.run(ctx);
 }
 
@@ -41,6 +41,7 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
                                 const ExpectationSet& expectations, const RunOptions& options) {
   TestResult result;
   result.probe = &probe;
+  result.peers = options.peers;
   if (std::string why = unmet_requirement(probe, device); !why.empty()) {
     result.verdict = {Outcome::skip, why};
     return result;
@@ -54,7 +55,7 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
   const auto start = std::chrono::steady_clock::now();
   try {
     use_device(device.index);
-    ProbeContext ctx{device, expected, options.quick};
+    ProbeContext ctx{device, expected, options.quick, options.peers};
     StateWatch watch(device);
     watch.start();
     result.measurement = probe.run(ctx);

@@ -14,7 +14,10 @@ bool family_times_things(Family family) {
     case Family::throughput:
     case Family::topology:
     case Family::parallel:
+    case Family::p2p:
       return true;
+    case Family::health:
+      return false;  // a reading of the node's state: another process cannot change it
     case Family::numeric:
       return false;  // bits do not depend on load
     case Family::selftest:

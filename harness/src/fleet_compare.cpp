@@ -10,12 +10,14 @@
 namespace gpuconform {
 
 FleetComparison compare_fleet(const std::vector<RecordedRun>& runs, double threshold, double k) {
-  // probe -> board -> its runs
+  // probe -> unit (board, or pair of boards) -> its runs
   std::map<std::string, std::map<std::string, std::vector<const RecordedRun*>>> by_probe;
   FleetComparison out;
   for (const RecordedRun& r : runs) {
     by_probe[r.probe][r.gpu].push_back(&r);
-    if (std::find(out.gpus.begin(), out.gpus.end(), r.gpu) == out.gpus.end()) out.gpus.push_back(r.gpu);
+    if (std::find(out.gpus.begin(), out.gpus.end(), r.gpu) != out.gpus.end()) continue;
+    out.gpus.push_back(r.gpu);
+    if (!r.peers.empty()) ++out.pairs;
   }
   std::vector<std::pair<double, FleetOutlier>> found;  // (distance in bands, outlier)
   for (const auto& [probe, boards] : by_probe) {

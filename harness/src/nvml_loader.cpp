@@ -68,6 +68,12 @@ std::shared_ptr<const Library> Library::load(const std::string& path) {
   need("nvmlDeviceGetPowerUsage", a.power_usage);
   need("nvmlDeviceGetEnforcedPowerLimit", a.enforced_power_limit);
   need("nvmlDeviceGetViolationStatus", a.violation_status);
+  // NVLink: absent from drivers that predate it, and unusable (NOT_SUPPORTED) on
+  // GPUs without NVLink or in VMs that do not pass it through.
+  need("nvmlDeviceGetNvLinkState", a.nvlink_state);
+  need("nvmlDeviceGetNvLinkErrorCounter", a.nvlink_error_counter);
+  need("nvmlDeviceGetNvLinkRemotePciInfo_v2", a.nvlink_remote_pci_info);
+  need("nvmlDeviceGetFieldValues", a.field_values);
 
   if (!a.init || !a.shutdown) {
     lib->error_ = fmt::format("NVML at {} lacks nvmlInit_v2 or nvmlShutdown: not a usable NVML library", path);

@@ -38,6 +38,80 @@ struct ViolationTime {
   unsigned long long violation_time;
 };
 
+// --- NVLink (nvml.h "NvLink Methods" and "Field Value Queries") ---
+
+// nvmlEnableState_t (NVML_FEATURE_DISABLED 0, NVML_FEATURE_ENABLED 1) and
+// nvmlNvLinkErrorCounter_t are C enums: int-sized.
+using EnableState = int;
+using NvLinkErrorCounter = int;
+constexpr EnableState kFeatureEnabled = 1;   // NVML_FEATURE_ENABLED
+constexpr Return kInvalidArgument = 2;       // NVML_ERROR_INVALID_ARGUMENT
+// NVML_NVLINK_MAX_LINKS: 36 in current nvml.h (18 on older drivers, which
+// answer a link past that with NVML_ERROR_INVALID_ARGUMENT, as every driver
+// does for a link past what the GPU has).
+constexpr unsigned kNvLinkMaxLinks = 36;
+constexpr NvLinkErrorCounter kNvLinkErrorDlReplay = 0;    // NVML_NVLINK_ERROR_DL_REPLAY
+constexpr NvLinkErrorCounter kNvLinkErrorDlRecovery = 1;  // NVML_NVLINK_ERROR_DL_RECOVERY
+constexpr NvLinkErrorCounter kNvLinkErrorDlCrcFlit = 2;   // NVML_NVLINK_ERROR_DL_CRC_FLIT
+constexpr NvLinkErrorCounter kNvLinkErrorDlCrcData = 3;   // NVML_NVLINK_ERROR_DL_CRC_DATA
+
+// nvmlFieldValue_t field ids, nvml.h NVML_FI_DEV_* (the same numbers are in
+// nvidia-ml-py's pynvml.py).
+constexpr unsigned kFiNvLinkCrcFlitErrorTotal = 38;   // NVML_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL
+constexpr unsigned kFiNvLinkCrcDataErrorTotal = 45;   // NVML_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL
+constexpr unsigned kFiNvLinkReplayErrorTotal = 52;    // NVML_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL
+constexpr unsigned kFiNvLinkRecoveryErrorTotal = 59;  // NVML_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL
+constexpr unsigned kFiNvLinkSpeedMbpsCommon = 90;     // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON (MB/s, all links)
+constexpr unsigned kFiNvLinkLinkCount = 91;           // NVML_FI_DEV_NVLINK_LINK_COUNT
+constexpr unsigned kFiNvLinkGetSpeed = 164;           // NVML_FI_DEV_NVLINK_GET_SPEED (MB/s, scopeId = link)
+
+// nvmlValueType_t: which member of FieldValue::value NVML filled.
+enum ValueType : int {
+  kValueDouble = 0,            // NVML_VALUE_TYPE_DOUBLE
+  kValueUnsignedInt = 1,       // NVML_VALUE_TYPE_UNSIGNED_INT
+  kValueUnsignedLong = 2,      // NVML_VALUE_TYPE_UNSIGNED_LONG
+  kValueUnsignedLongLong = 3,  // NVML_VALUE_TYPE_UNSIGNED_LONG_LONG
+  kValueSignedLongLong = 4,    // NVML_VALUE_TYPE_SIGNED_LONG_LONG
+  kValueSignedInt = 5,         // NVML_VALUE_TYPE_SIGNED_INT
+  kValueUnsignedShort = 6,     // NVML_VALUE_TYPE_UNSIGNED_SHORT
+};
+
+// nvmlPciInfo_t (the layout of nvmlDeviceGetPciInfo_v3 and
+// nvmlDeviceGetNvLinkRemotePciInfo_v2): busIdLegacy is
+// NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE (16) bytes, busId
+// NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE (32).
+struct PciInfo {
+  char bus_id_legacy[16];
+  unsigned domain;
+  unsigned bus;
+  unsigned device;
+  unsigned pci_device_id;
+  unsigned pci_subsystem_id;
+  char bus_id[32];
+};
+static_assert(sizeof(PciInfo) == 68, "nvmlPciInfo_t is 68 bytes");
+
+// nvmlFieldValue_t: the caller sets field_id and scope_id (a link for
+// per-link fields); NVML fills the rest, with a return code per entry.
+struct FieldValue {
+  unsigned field_id;
+  unsigned scope_id;
+  long long timestamp;     // microseconds since 1970
+  long long latency_usec;
+  int value_type;          // ValueType
+  Return nvml_return;
+  union {
+    double d;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+    unsigned short us;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 40 bytes");
+
 // The entry points, each null when the library lacks it.
 struct Api {
   Return (*init)() = nullptr;                                   // nvmlInit_v2
@@ -61,6 +135,11 @@ struct Api {
   Return (*power_usage)(Device, unsigned*) = nullptr;               // nvmlDeviceGetPowerUsage (mW)
   Return (*enforced_power_limit)(Device, unsigned*) = nullptr;      // nvmlDeviceGetEnforcedPowerLimit (mW)
   Return (*violation_status)(Device, unsigned, ViolationTime*) = nullptr;  // nvmlDeviceGetViolationStatus
+  Return (*nvlink_state)(Device, unsigned, EnableState*) = nullptr;  // nvmlDeviceGetNvLinkState(link, isActive)
+  // nvmlDeviceGetNvLinkErrorCounter(link, counter, counterValue)
+  Return (*nvlink_error_counter)(Device, unsigned, NvLinkErrorCounter, unsigned long long*) = nullptr;
+  Return (*nvlink_remote_pci_info)(Device, unsigned, PciInfo*) = nullptr;  // nvmlDeviceGetNvLinkRemotePciInfo_v2
+  Return (*field_values)(Device, int, FieldValue*) = nullptr;  // nvmlDeviceGetFieldValues(valuesCount, values)
 };
 
 // One loaded and initialised NVML. Shut down and closed when the last user

@@ -35,8 +35,27 @@ const char* family_name(Family f) {
     case Family::topology: return "topology";
     case Family::parallel: return "parallel";
     case Family::selftest: return "selftest";
+    case Family::p2p: return "p2p";
+    case Family::health: return "health";
   }
   return "unknown";
+}
+
+const char* scope_name(Scope s) {
+  switch (s) {
+    case Scope::gpu: return "gpu";
+    case Scope::pair: return "pair";
+    case Scope::node: return "node";
+  }
+  return "unknown";
+}
+
+const std::vector<DeviceInfo>& require_peers(const ProbeContext& ctx) {
+  if (ctx.peers.empty())
+    throw ProbeSkipped(
+        "needs a second GPU: this probe measures between GPUs, and this run has one (run without --device, "
+        "or with --device A --device B, on a node of two or more GPUs)");
+  return ctx.peers;
 }
 
 const std::string* Measurement::find_note(const std::string& key) const {

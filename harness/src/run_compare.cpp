@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "gpuconform/run_record.hpp"
 #include "gpuconform/stats.hpp"
 
 namespace gpuconform {
@@ -41,21 +42,66 @@ std::string setup(const std::vector<RecordedRun>& runs) {
   return out;
 }
 
-// A board's key for pairing: its UUID, or its CUDA device index.
-std::string board_key(const RecordedRun& r, bool by_index) {
-  return by_index ? std::to_string(r.device_index) : r.gpu;
+using Units = std::map<std::string, std::vector<RecordedRun>>;  // RecordedRun::gpu -> its runs
+using Renaming = std::map<std::string, std::string>;            // baseline board -> candidate board
+
+// Every board a side names, as a device or as a peer: what a --pair prefix may name, so
+// that a record holding only pair results can still be paired by hand.
+std::set<std::string> boards_of(const std::vector<RecordedRun>& runs) {
+  std::set<std::string> out;
+  for (const RecordedRun& r : runs) {
+    out.insert(r.board);
+    out.insert(r.peers.begin(), r.peers.end());
+  }
+  return out;
 }
 
-// The one board of `boards` whose UUID starts with `prefix`.
-std::string unique_prefix(const std::map<std::string, std::vector<RecordedRun>>& boards, const std::string& prefix,
-                          const char* side) {
+// The one board of `boards` whose id starts with `prefix`.
+std::string unique_prefix(const std::set<std::string>& boards, const std::string& prefix, const char* side) {
   std::vector<std::string> hits;
-  for (const auto& [uuid, runs] : boards)
-    if (uuid.rfind(prefix, 0) == 0) hits.push_back(uuid);
+  for (const std::string& id : boards)
+    if (id.rfind(prefix, 0) == 0) hits.push_back(id);
   if (hits.size() != 1)
     throw std::invalid_argument(fmt::format("--pair: '{}' names {} boards of the {} (it must name one)", prefix,
                                             hits.size(), side));
   return hits.front();
+}
+
+// --pair as a renaming of boards rather than of units, so that one --pair per board also
+// pairs the pair results between renamed boards (A>B with C>D under A=C and B=D).
+Renaming renaming(const std::vector<RecordedRun>& baseline, const std::vector<RecordedRun>& candidate,
+                  const Pairing& pairing) {
+  const std::set<std::string> base = boards_of(baseline), cand = boards_of(candidate);
+  Renaming out;
+  std::set<std::string> targets;
+  for (const auto& [bp, cp] : pairing.explicit_pairs) {
+    const std::string b = unique_prefix(base, bp, "baseline"), c = unique_prefix(cand, cp, "candidate");
+    if (!out.emplace(b, c).second || !targets.insert(c).second)
+      throw std::invalid_argument(fmt::format("--pair {}={}: a board is paired twice", bp, cp));
+  }
+  return out;
+}
+
+// Whether --pair names a board of the unit, as device or as peer: such a unit is paired
+// by the names --pair gives, even with --by-index.
+bool renamed(const RecordedRun& r, const Renaming& names) {
+  if (names.count(r.board)) return true;
+  return std::any_of(r.peers.begin(), r.peers.end(), [&](const std::string& p) { return names.count(p) > 0; });
+}
+
+// Whether candidate unit `c` is the one baseline unit `b` compares with: the same boards
+// in the same roles (A>B with A>B, never with A or B>A), each baseline board as --pair
+// renames it; with by_index, and no --pair naming its boards, the same device indices.
+bool same_unit(const RecordedRun& b, const RecordedRun& c, const Renaming& names, bool by_index) {
+  if (by_index && !renamed(b, names))
+    return gpu_label(b.device_index, b.peer_indices) == gpu_label(c.device_index, c.peer_indices);
+  const auto name = [&](const std::string& id) {
+    const auto it = names.find(id);
+    return it == names.end() ? id : it->second;
+  };
+  std::vector<std::string> peers;
+  for (const std::string& p : b.peers) peers.push_back(name(p));
+  return board_key(name(b.board), peers) == c.gpu;
 }
 
 }  // namespace
@@ -157,8 +203,9 @@ int PairedComparison::verdicts_changed() const {
 
 PairedComparison compare_boards(const std::vector<RecordedRun>& baseline, const std::vector<RecordedRun>& candidate,
                                 double threshold, const Pairing& pairing) {
-  // Runs grouped by UUID; `order` keeps the baseline's first-seen board order for output.
-  std::map<std::string, std::vector<RecordedRun>> base, cand;
+  const Renaming names = renaming(baseline, candidate, pairing);
+  // Runs grouped by unit; `order` keeps the baseline's first-seen unit order for output.
+  Units base, cand;
   std::vector<std::string> order;
   for (const RecordedRun& r : baseline) {
     if (!base.count(r.gpu)) order.push_back(r.gpu);
@@ -166,26 +213,26 @@ PairedComparison compare_boards(const std::vector<RecordedRun>& baseline, const 
   }
   for (const RecordedRun& r : candidate) cand[r.gpu].push_back(r);
 
-  std::vector<std::pair<std::string, std::string>> matched;  // baseline UUID, candidate UUID
+  std::vector<std::pair<std::string, std::string>> matched;  // baseline unit, candidate unit
   std::set<std::string> used_b, used_c;
-  for (const auto& [bp, cp] : pairing.explicit_pairs) {
-    const std::string b = unique_prefix(base, bp, "baseline"), c = unique_prefix(cand, cp, "candidate");
-    if (!used_b.insert(b).second || !used_c.insert(c).second)
-      throw std::invalid_argument(fmt::format("--pair {}={}: a board is paired twice", bp, cp));
-    matched.emplace_back(b, c);
-  }
-  for (const std::string& b : order) {
-    if (used_b.count(b)) continue;
-    const std::string key = board_key(base[b].front(), pairing.by_index);
-    for (const auto& [c, runs] : cand)
-      if (!used_c.count(c) && board_key(runs.front(), pairing.by_index) == key) {
-        used_b.insert(b);
-        used_c.insert(c);
-        matched.emplace_back(b, c);
-        break;
-      }
-  }
-  if (matched.empty() && base.size() == 1 && cand.size() == 1) {
+  // Units that --pair renames first, so that they win a candidate unit over one that
+  // merely shares its UUID or index.
+  for (const bool by_hand : {true, false})
+    for (const std::string& b : order) {
+      const RecordedRun& rb = base[b].front();
+      if (renamed(rb, names) != by_hand) continue;
+      for (const auto& [c, runs] : cand)
+        if (!used_c.count(c) && same_unit(rb, runs.front(), names, pairing.by_index)) {
+          used_b.insert(b);
+          used_c.insert(c);
+          matched.emplace_back(b, c);
+          break;
+        }
+    }
+  // Single boards only: a pair's direction would be guessed (A>B with B>A), and a pair
+  // with a single board compares unlike things.
+  if (matched.empty() && base.size() == 1 && cand.size() == 1 && base.begin()->second.front().peers.empty() &&
+      cand.begin()->second.front().peers.empty()) {
     matched.emplace_back(base.begin()->first, cand.begin()->first);
     used_b.insert(base.begin()->first);
     used_c.insert(cand.begin()->first);

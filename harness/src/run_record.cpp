@@ -108,6 +108,19 @@ nlohmann::json expectation_json(const Expectation& e) {
   return j;
 }
 
+std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids) {
+  if (peer_uuids.empty()) return uuid;
+  std::string key = uuid + ">";
+  for (std::size_t i = 0; i < peer_uuids.size(); ++i) key += (i ? "," : "") + peer_uuids[i];
+  return key;
+}
+
+std::string gpu_label(int index, const std::vector<int>& peer_indices) {
+  std::string label = fmt::format("GPU {}", index);
+  for (std::size_t i = 0; i < peer_indices.size(); ++i) label += fmt::format("{}{}", i ? "," : ">", peer_indices[i]);
+  return label;
+}
+
 nlohmann::json record_json(const TestResult& r, const DeviceInfo& d) {
   nlohmann::json j = {{"schema_version", kRunRecordSchemaVersion},
                       {"record", "test"},
@@ -119,6 +132,12 @@ nlohmann::json record_json(const TestResult& r, const DeviceInfo& d) {
   if (r.expectation) j["expected"] = expectation_json(*r.expectation);
   if (r.disturbance) j["disturbance"] = r.disturbance->to_json();
   j["device"] = device_json(d);
+  if (!r.peers.empty()) {
+    nlohmann::json peers = nlohmann::json::array();
+    for (const DeviceInfo& p : r.peers)
+      peers.push_back({{"index", p.index}, {"uuid", p.uuid}, {"pci_bus_id", p.pci_bus_id}, {"name", p.name}});
+    j["peers"] = peers;
+  }
   j["suite"] = {{"version", suite_version()}, {"commit", suite_git_commit()}};
   j["time"] = utc_timestamp();
   return j;

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpuconform/run_record.hpp"
 #include "gpuconform/run_record_schema.hpp"
 
 namespace gpuconform {
@@ -82,6 +83,27 @@ bool parse_line(const std::string& text, json& j) {
   return j.at("record").get<std::string>() == "test";
 }
 
+// A board's id, as device or as peer: its UUID, else its PCI bus id. Both roles share
+// the fallback so that a board without a UUID is one board in "A" and in "B>A".
+std::string board_id(const json& d) {
+  const std::string uuid = d.value("uuid", std::string());
+  return uuid.empty() ? d.value("pci_bus_id", std::string()) : uuid;
+}
+
+// "peers" of a pair or node probe: [{index, uuid, pci_bus_id, name}, ...]. Checked by hand
+// because a peer without a uuid would silently file the result under the wrong key.
+void read_peers(const json& j, RecordedRun& r) {
+  if (!j.contains("peers")) return;
+  const json& peers = j.at("peers");
+  if (!peers.is_array()) throw BadLine(fmt::format("'peers' must be an array of objects, not {}", peers.type_name()));
+  for (const json& p : peers) {
+    if (!p.is_object() || !p.contains("uuid") || !p.at("uuid").is_string())
+      throw BadLine("each of 'peers' must be an object with a string 'uuid'");
+    r.peers.push_back(board_id(p));
+    r.peer_indices.push_back(integer_or<int>(p, "index", -1));
+  }
+}
+
 RecordedRun recorded_run(const json& j, const std::string& path, int line) {
   RecordedRun r;
   r.file = path;
@@ -90,9 +112,10 @@ RecordedRun recorded_run(const json& j, const std::string& path, int line) {
   const json& d = j.at("device");
   r.arch = d.at("arch").get<std::string>();
   r.sku = d.value("sku", std::string());
-  r.gpu = d.value("uuid", std::string());
-  if (r.gpu.empty()) r.gpu = d.value("pci_bus_id", std::string());
+  r.board = board_id(d);
   r.device_index = integer_or<int>(d, "index", -1);
+  read_peers(j, r);
+  r.gpu = board_key(r.board, r.peers);
   r.gpu_name = d.value("name", std::string());
   r.driver = d.value("driver", std::string());
   r.cuda_runtime = integer_or<int>(d, "cuda_runtime_version", 0);

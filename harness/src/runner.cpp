@@ -142,6 +142,10 @@ std::vector<std::string> worker_arguments(const WorkerArgs& a) {
     out.push_back("--probe");
     out.push_back(p);
   }
+  for (int peer : a.peers) {
+    out.push_back("--peer");
+    out.push_back(std::to_string(peer));
+  }
   return out;
 }
 
@@ -180,30 +184,35 @@ std::vector<OpenedGpu> open_gpus(const std::vector<int>& indices, const std::vec
   return gpus;
 }
 
-GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks) {
-  GpuRun run;
-  run.index = gpu.index;
-  run.device = gpu.device;
-  run.open_error = gpu.open_error;
-  if (!gpu.device) {
-    append(config, {{"record", "gpu_open"},
-                    {"verdict", "fail"},
-                    {"reason", gpu.open_error},
-                    {"device", {{"index", gpu.index}}},
-                    {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
-                    {"time", utc_timestamp()}});
-    return run;
-  }
+namespace {
+
+bool per_gpu(const Probe* p) { return p->scope == Scope::gpu; }
+
+// The probes of `gpu` whose scope `keep` accepts, in its order.
+std::vector<const Probe*> probes_where(const OpenedGpu& gpu, bool (*keep)(const Probe*)) {
+  std::vector<const Probe*> out;
+  for (const Probe* p : gpu.probes)
+    if (keep(p)) out.push_back(p);
+  return out;
+}
+
+// Runs `probes` of one opened GPU (with `peers` for pair and node probes) through
+// supervised workers, config.repeats passes, every verdict into the record as it
+// arrives and into `run` (at --level long: merged per probe, with its spread line).
+void run_probe_passes(const OpenedGpu& gpu, const std::vector<const Probe*>& probes,
+                      const std::vector<DeviceInfo>& peers, const RunnerConfig& config, const GpuRunHooks& hooks,
+                      GpuRun& run) {
+  if (probes.empty()) return;
   const DeviceInfo& device = *gpu.device;
   const ExpectationSet& expectations = gpu.expectations;
-  const std::vector<std::string> args = worker_arguments(base_worker_args(gpu.index, config));
+  WorkerArgs worker = base_worker_args(gpu.index, config);
+  for (const DeviceInfo& p : peers) worker.peers.push_back(p.index);
+  const std::vector<std::string> args = worker_arguments(worker);
   const int passes = std::max(1, config.repeats);
 
-  // No worker of this GPU is alive here, so NVML's process list shows only what else uses it.
-  append(config, gpu_state_line(device, "before"));
   std::map<std::string, const Probe*> by_id;
   std::vector<std::string> ids;
-  for (const Probe* p : gpu.probes) {
+  for (const Probe* p : probes) {
     by_id[p->id] = p;
     ids.push_back(p->id);
   }
@@ -211,6 +220,7 @@ GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const Gp
   std::vector<TestResult> in_order;                         // the first pass's order
   int pass = 0;
   auto deliver = [&](TestResult r, nlohmann::json line) {
+    r.peers = peers;
     line["level"] = level_name(config.level);
     if (passes > 1) line["repeat"] = {{"index", pass + 1}, {"of", passes}};
     append(config, line);
@@ -233,53 +243,131 @@ GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const Gp
     r.probe = by_id[id];
     r.verdict = {Outcome::fail, reason};
     r.seconds = seconds;
+    r.peers = peers;
     if (const Expectation* e = expectations.find(id)) r.expectation = *e;
     deliver(r, record_json(r, device));
   };
   for (pass = 0; pass < passes; ++pass) supervise_probes(config.worker, args, ids, supervision);
   if (passes == 1) {
-    run.results = std::move(in_order);
-  } else {
-    for (const TestResult& first : in_order) {
-      const std::string id = first.probe ? first.probe->id : std::string();
-      RepeatedResult merged = aggregate_runs(runs_of[id]);
-      append(config, spread_line(id, merged, device));
-      run.results.push_back(merged.result);
-      run.repeated.push_back(std::move(merged));
-    }
+    for (TestResult& r : in_order) run.results.push_back(std::move(r));
+    return;
   }
-  append(config, gpu_state_line(device, "after"));
+  for (const TestResult& first : in_order) {
+    const std::string id = first.probe ? first.probe->id : std::string();
+    RepeatedResult merged = aggregate_runs(runs_of[id]);
+    merged.result.peers = peers;
+    append(config, spread_line(id, merged, device));
+    run.results.push_back(merged.result);
+    run.repeated.push_back(std::move(merged));
+  }
+}
+
+// The GPU's run record lines for a GPU that could not be opened.
+void append_open_failure(const OpenedGpu& gpu, const RunnerConfig& config) {
+  append(config, {{"record", "gpu_open"},
+                  {"verdict", "fail"},
+                  {"reason", gpu.open_error},
+                  {"device", {{"index", gpu.index}}},
+                  {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
+                  {"time", utc_timestamp()}});
+}
+
+// One GPU's own probes between its state snapshots. `with_pairs`: also its pair and
+// node probes, which then meet no peer and skip saying so (a run of one GPU).
+GpuRun run_gpu_phase(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks, bool with_pairs) {
+  GpuRun run;
+  run.index = gpu.index;
+  run.device = gpu.device;
+  run.open_error = gpu.open_error;
+  if (!gpu.device) {
+    append_open_failure(gpu, config);
+    return run;
+  }
+  // No worker of this GPU is alive here, so NVML's process list shows only what else uses it.
+  append(config, gpu_state_line(*gpu.device, "before"));
+  run_probe_passes(gpu, with_pairs ? gpu.probes : probes_where(gpu, per_gpu), {}, config, hooks, run);
+  append(config, gpu_state_line(*gpu.device, "after"));
   return run;
+}
+
+// After every GPU's own probes, while no other probe runs: each pair probe once per
+// ordered pair of opened GPUs (A's selection, peers {B}), then each node probe once on
+// the first opened GPU with every other as a peer. Results join A's run.
+void run_pair_phase(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config, const ParallelRunHooks& hooks,
+                    std::vector<GpuRun>& runs) {
+  std::vector<std::size_t> opened;
+  for (std::size_t i = 0; i < gpus.size(); ++i)
+    if (gpus[i].device) opened.push_back(i);
+  auto gpu_hooks = [&](std::size_t i) {
+    GpuRunHooks mine;
+    mine.started = [&, i](const std::string& probe, int pass) {
+      if (hooks.started) hooks.started(i, probe, pass);
+    };
+    mine.result = [&, i](const TestResult& r, int pass) {
+      if (hooks.result) hooks.result(i, r, pass);
+    };
+    return mine;
+  };
+  for (std::size_t a : opened)
+    for (std::size_t b : opened)
+      if (a != b)
+        run_probe_passes(gpus[a], probes_where(gpus[a], [](const Probe* p) { return p->scope == Scope::pair; }),
+                         {*gpus[b].device}, config, gpu_hooks(a), runs[a]);
+  if (opened.empty()) return;
+  std::vector<DeviceInfo> others;
+  for (std::size_t i : opened)
+    if (i != opened.front()) others.push_back(*gpus[i].device);
+  run_probe_passes(gpus[opened.front()],
+                   probes_where(gpus[opened.front()], [](const Probe* p) { return p->scope == Scope::node; }), others,
+                   config, gpu_hooks(opened.front()), runs[opened.front()]);
+}
+
+}  // namespace
+
+GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks) {
+  return run_gpu_phase(gpu, config, hooks, true);
 }
 
 std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config,
                              const ParallelRunHooks& hooks) {
+  const std::size_t opened = std::count_if(gpus.begin(), gpus.end(), [](const OpenedGpu& g) { return bool(g.device); });
+  const bool pair_phase = opened >= 2;
   std::vector<GpuRun> runs(gpus.size());
   std::vector<std::exception_ptr> errors(gpus.size());
   std::mutex hook_mutex;
+  ParallelRunHooks locked;  // hook calls serialised across the GPUs' threads
+  locked.started = [&](std::size_t i, const std::string& probe, int pass) {
+    std::lock_guard<std::mutex> lock(hook_mutex);
+    if (hooks.started) hooks.started(i, probe, pass);
+  };
+  locked.result = [&](std::size_t i, const TestResult& r, int pass) {
+    std::lock_guard<std::mutex> lock(hook_mutex);
+    if (hooks.result) hooks.result(i, r, pass);
+  };
+  auto finished = [&](std::size_t i) {
+    std::lock_guard<std::mutex> lock(hook_mutex);
+    if (hooks.finished) hooks.finished(i);
+  };
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < gpus.size(); ++i)
     threads.emplace_back([&, i] {
       GpuRunHooks mine;
-      mine.started = [&, i](const std::string& probe, int pass) {
-        std::lock_guard<std::mutex> lock(hook_mutex);
-        if (hooks.started) hooks.started(i, probe, pass);
-      };
-      mine.result = [&, i](const TestResult& r, int pass) {
-        std::lock_guard<std::mutex> lock(hook_mutex);
-        if (hooks.result) hooks.result(i, r, pass);
-      };
+      mine.started = [&, i](const std::string& probe, int pass) { locked.started(i, probe, pass); };
+      mine.result = [&, i](const TestResult& r, int pass) { locked.result(i, r, pass); };
       try {
-        runs[i] = run_opened_gpu(gpus[i], config, mine);
+        runs[i] = run_gpu_phase(gpus[i], config, mine, !pair_phase);
       } catch (...) {  // the record could not be written: the caller says so
         errors[i] = std::current_exception();
       }
-      std::lock_guard<std::mutex> lock(hook_mutex);
-      if (hooks.finished) hooks.finished(i);
+      if (!pair_phase) finished(i);
     });
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+  if (pair_phase) {
+    run_pair_phase(gpus, config, locked, runs);
+    for (std::size_t i = 0; i < gpus.size(); ++i) finished(i);
+  }
   return runs;
 }
 

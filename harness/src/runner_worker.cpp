@@ -42,13 +42,19 @@ std::string context_error() {
 int work(const WorkerArgs& a) {
   auto emit = [&](WorkerEvent e) { write_worker_event(a.report_fd, e); };
   DeviceInfo device;
+  std::vector<DeviceInfo> peers;
   try {
     std::string why;
     const int count = device_count(&why);
     if (count == 0) throw std::runtime_error(why);
     if (a.device < 0 || a.device >= count)
       throw std::runtime_error(fmt::format("there is no GPU {} (this machine has {})", a.device, count));
-    device = query_device(a.device);
+    for (int peer : a.peers) {
+      if (peer < 0 || peer >= count || peer == a.device)
+        throw std::runtime_error(fmt::format("--peer {} is not another GPU of this machine ({} GPUs)", peer, count));
+      peers.push_back(query_device(peer));
+    }
+    device = query_device(a.device);  // last: it makes this GPU current
   } catch (const std::exception& err) {
     emit({WorkerEventKind::device_error, {}, {}, {}, err.what()});
     return kWorkerExitNoDevice;
@@ -96,7 +102,7 @@ int work(const WorkerArgs& a) {
     if (probe_group(id) == kHostLinkGroup)
       host_link.emplace(kHostLinkLockPath, [] {});
     emit({WorkerEventKind::starting, id, {}, {}, {}});
-    TestResult result = run_conformance_test(*probe, device, expectations, RunOptions{a.quick});
+    TestResult result = run_conformance_test(*probe, device, expectations, RunOptions{a.quick, peers});
     host_link.reset();
     const std::string lost = context_error();
     if (!lost.empty()) {

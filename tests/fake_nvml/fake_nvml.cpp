@@ -7,15 +7,34 @@
 //                              (fake_nvml_set_pids replaces it while threads poll: setenv is not thread-safe)
 //   FAKE_NVML_CLOCK_EVENTS     clock-event bit mask (strtoull base 0: "0x4")
 //   FAKE_NVML_POWER_VIOLATION_NS_PER_CALL  what each power-violation reading adds
+// NVLink (nvlink_state_test.cpp; not in the FAKE_NVML_LEGACY build):
+//   FAKE_NVML_NVLINK_LINKS     how many links the GPU shows (default 0 = none, as on a
+//                              pass-through VM: every link then answers NOT_SUPPORTED;
+//                              a link past the count answers INVALID_ARGUMENT)
+//   FAKE_NVML_NVLINK_DOWN      comma-separated link numbers that are inactive (their rate
+//                              field reads 0 and their remote PCI info NOT_SUPPORTED)
+//   FAKE_NVML_NVLINK_SPEED_MBPS  every active link's rate, and the common rate (default 26562)
+//   FAKE_NVML_NVLINK_SLOW_LINK, FAKE_NVML_NVLINK_SLOW_MBPS  one link at a lower rate
+//   FAKE_NVML_NVLINK_NO_LINK_SPEED=1  the per-link rate field (NVML_FI_DEV_NVLINK_GET_SPEED)
+//                              answers NOT_SUPPORTED, as on older drivers: only the common rate
+//   FAKE_NVML_NVLINK_REPLAY_PER_CALL  each reading of link 0's replay count (its
+//                              error counter, or the REPLAY_ERROR_COUNT_TOTAL field) adds
+//                              this first, so two readings show a rise (default 0)
+//   FAKE_NVML_NVLINK_NO_ERROR_COUNTER=1  nvmlDeviceGetNvLinkErrorCounter answers
+//                              NOT_SUPPORTED, so the totals come from field values
+// Link L counts recovery L % 2, crc_flit L and crc_data 2 L; replay is 0 except on
+// link 0; the *_TOTAL fields are the sums over the shown links. Link L's remote
+// end is 00000000:(0x80 + L):00.0.
 // The GPU is "GPU-fake" (or PCI bus id 00000000:01:00.0). Built three times: as
 // the current NVML; with FAKE_NVML_LEGACY as an older driver's (only
 // ...ClocksThrottleReasons, ..._v2 processes, no remapped rows, no violation
-// counters); with FAKE_NVML_CC_RECORD as an R530-era driver's, whose _v3
-// process records carry usedGpuCcProtectedMemory (32 bytes each).
+// counters, no NVLink entry points); with FAKE_NVML_CC_RECORD as an R530-era
+// driver's, whose _v3 process records carry usedGpuCcProtectedMemory (32 bytes each).
 #include <unistd.h>
 
 #include <atomic>
 #include <mutex>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -69,6 +88,118 @@ std::vector<unsigned> fake_pids() {
   }
   return pids;
 }
+
+#ifndef FAKE_NVML_LEGACY
+// --- NVLink ---
+constexpr int kInvalidArgument = 2, kNotSupported = 3;  // NVML_ERROR_*
+constexpr unsigned kMaxLinks = 36;                      // NVML_NVLINK_MAX_LINKS
+constexpr unsigned long long kNoLink = ~0ULL;
+std::atomic<unsigned long long> link0_replay{0};
+
+// nvmlFieldValue_t (40 bytes).
+struct FieldValue {
+  unsigned fieldId, scopeId;
+  long long timestamp, latencyUsec;
+  int valueType, nvmlReturn;
+  union {
+    double d;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+    unsigned short us;
+  } value;
+};
+static_assert(sizeof(FieldValue) == 40, "nvmlFieldValue_t is 40 bytes");
+
+unsigned shown_links() { return static_cast<unsigned>(env_number("FAKE_NVML_NVLINK_LINKS", 0)); }
+
+// Whether `link` is a link this GPU shows: NOT_SUPPORTED without NVLink, INVALID_ARGUMENT past the last.
+int link_status(unsigned link) {
+  const unsigned n = shown_links();
+  if (n == 0) return kNotSupported;
+  return link < n && link < kMaxLinks ? 0 : kInvalidArgument;
+}
+
+bool link_down(unsigned link) {
+  const char* v = std::getenv("FAKE_NVML_NVLINK_DOWN");
+  std::string list = v ? v : "";
+  std::size_t start = 0;
+  while (start < list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    const std::string item = list.substr(start, end - start);
+    if (!item.empty() && std::strtoul(item.c_str(), nullptr, 10) == link) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+unsigned speed_mbps() { return static_cast<unsigned>(env_number("FAKE_NVML_NVLINK_SPEED_MBPS", 26562)); }
+
+unsigned link_speed_mbps(unsigned link) {
+  if (link_down(link)) return 0;
+  if (env_number("FAKE_NVML_NVLINK_SLOW_LINK", kNoLink) == link)
+    return static_cast<unsigned>(env_number("FAKE_NVML_NVLINK_SLOW_MBPS", speed_mbps()));
+  return speed_mbps();
+}
+
+// Link 0's replay count, raised by FAKE_NVML_NVLINK_REPLAY_PER_CALL at each reading.
+unsigned long long read_link0_replay() {
+  return link0_replay += env_number("FAKE_NVML_NVLINK_REPLAY_PER_CALL", 0);
+}
+
+// Counter `counter` (nvmlNvLinkErrorCounter_t 0 replay, 1 recovery, 2 crc_flit,
+// 3 crc_data) of `link`; the replay reading of link 0 raises it.
+unsigned long long link_counter(unsigned link, int counter) {
+  switch (counter) {
+    case 0: return link == 0 ? read_link0_replay() : 0;
+    case 1: return link % 2;
+    case 2: return link;
+    default: return 2ULL * link;
+  }
+}
+
+// The *_TOTAL field of `counter`: the sum over the shown links.
+unsigned long long counter_total(int counter) {
+  unsigned long long sum = 0;
+  for (unsigned link = 0; link < shown_links() && link < kMaxLinks; ++link) sum += link_counter(link, counter);
+  return sum;
+}
+
+void answer_uint(FieldValue& f, unsigned v) {
+  f.valueType = 1;  // NVML_VALUE_TYPE_UNSIGNED_INT
+  f.value.ui = v;
+}
+
+void answer_ull(FieldValue& f, unsigned long long v) {
+  f.valueType = 3;  // NVML_VALUE_TYPE_UNSIGNED_LONG_LONG
+  f.value.ull = v;
+}
+
+// One nvmlDeviceGetFieldValues entry: the NVLink fields, per link (164) or for the
+// whole GPU; NOT_SUPPORTED for any other field, or for all of them without NVLink.
+void answer_field(FieldValue& f) {
+  f.timestamp = 1, f.latencyUsec = 0;
+  if (f.fieldId == 164) {  // NVML_FI_DEV_NVLINK_GET_SPEED, scopeId = link
+    f.nvmlReturn = link_status(f.scopeId);
+    if (f.nvmlReturn == 0 && env_number("FAKE_NVML_NVLINK_NO_LINK_SPEED", 0) == 1) f.nvmlReturn = kNotSupported;
+    if (f.nvmlReturn == 0) answer_uint(f, link_speed_mbps(f.scopeId));
+    return;
+  }
+  if ((f.nvmlReturn = shown_links() > 0 ? 0 : kNotSupported)) return;
+  switch (f.fieldId) {
+    case 38: return answer_ull(f, counter_total(2));  // NVML_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL
+    case 45: return answer_ull(f, counter_total(3));  // ..._CRC_DATA_ERROR_COUNT_TOTAL
+    case 52: return answer_ull(f, counter_total(0));  // ..._REPLAY_ERROR_COUNT_TOTAL
+    case 59: return answer_ull(f, counter_total(1));  // ..._RECOVERY_ERROR_COUNT_TOTAL
+    case 90: return answer_uint(f, speed_mbps());     // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
+    case 91: return answer_uint(f, shown_links());    // NVML_FI_DEV_NVLINK_LINK_COUNT
+    default: f.nvmlReturn = kNotSupported;
+  }
+}
+#endif  // FAKE_NVML_LEGACY
 
 int processes(Device, unsigned* count, ProcessInfo* infos) {
   const auto pids = fake_pids();
@@ -153,6 +284,37 @@ int nvmlDeviceGetRemappedRows(Device, unsigned* corr, unsigned* unc, unsigned* p
 int nvmlDeviceGetViolationStatus(Device, unsigned policy, ViolationTime* t) {
   t->referenceTime = 0;
   t->violationTime = policy == 0 ? power_violation_ns += env_number("FAKE_NVML_POWER_VIOLATION_NS_PER_CALL", 0) : 0;
+  return 0;
+}
+int nvmlDeviceGetNvLinkState(Device, unsigned link, int* isActive) {
+  if (const int r = link_status(link)) return r;
+  *isActive = link_down(link) ? 0 : 1;  // NVML_FEATURE_DISABLED / ENABLED
+  return 0;
+}
+int nvmlDeviceGetNvLinkErrorCounter(Device, unsigned link, int counter, unsigned long long* value) {
+  if (const int r = link_status(link)) return r;
+  if (env_number("FAKE_NVML_NVLINK_NO_ERROR_COUNTER", 0) == 1) return kNotSupported;
+  if (counter < 0 || counter > 3) return kInvalidArgument;
+  *value = link_counter(link, counter);
+  return 0;
+}
+struct PciInfo {
+  char busIdLegacy[16];
+  unsigned domain, bus, device, pciDeviceId, pciSubSystemId;
+  char busId[32];
+};
+int nvmlDeviceGetNvLinkRemotePciInfo_v2(Device, unsigned link, PciInfo* pci) {
+  if (const int r = link_status(link)) return r;
+  if (link_down(link)) return kNotSupported;
+  *pci = PciInfo{};
+  pci->bus = 0x80 + link;
+  std::snprintf(pci->busIdLegacy, sizeof pci->busIdLegacy, "0000:%02x:00.0", pci->bus);
+  std::snprintf(pci->busId, sizeof pci->busId, "00000000:%02X:00.0", pci->bus);
+  return 0;
+}
+int nvmlDeviceGetFieldValues(Device, int count, FieldValue* values) {
+  if (count < 0) return kInvalidArgument;
+  for (int i = 0; i < count; ++i) answer_field(values[i]);
   return 0;
 }
 #endif

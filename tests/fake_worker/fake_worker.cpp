@@ -15,6 +15,9 @@
 //   fake.rendezvous        passes once $GPUCONFORM_FAKE_RENDEZVOUS_COUNT workers (GPUs) have
 //                          reached it at the same time (files in $GPUCONFORM_FAKE_RENDEZVOUS_DIR),
 //                          fails after 20 s otherwise: proof that GPUs run concurrently
+//   fake.peers             passes with the reason "peers: 1,2" (its --peer arguments) and a
+//                          marker file in $GPUCONFORM_FAKE_PEERS_DIR while it runs: the pair
+//                          phase's proof of which GPUs it was given and that nothing overlaps
 // `--device 9` cannot be opened; `--device 8` opens but its worker never reports.
 // Each GPU has its own UUID, "GPU-fake-<device>".
 #include <unistd.h>
@@ -35,12 +38,14 @@ int main(int argc, char** argv) {
   int fd = WorkerProcess::kReportFd, device = 0;
   bool describe = false;
   std::vector<std::string> probes;
+  std::string peers;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report-fd" && i + 1 < argc) fd = std::atoi(argv[++i]);
     else if (a == "--device" && i + 1 < argc) device = std::atoi(argv[++i]);
     else if (a == "--probe" && i + 1 < argc) probes.push_back(argv[++i]);
     else if (a == "--describe") describe = true;
+    else if (a == "--peer" && i + 1 < argc) peers += (peers.empty() ? "" : ",") + std::string(argv[++i]);
   }
   auto emit = [&](WorkerEvent e) { write_worker_event(fd, e); };
   if (device == 9) {
@@ -67,7 +72,19 @@ int main(int argc, char** argv) {
             {{"probe", id}, {"verdict", verdict}, {"reason", "fake"}, {"seconds", 0.0}, {"device", device_json}}, {}, {}});
     };
     if (id == "fake.pass") finish("pass");
-    else if (id == "fake.value") {
+    else if (id == "fake.peers") {
+      // Another worker's marker present means two pair or node probes overlapped.
+      const char* dir = std::getenv("GPUCONFORM_FAKE_PEERS_DIR");
+      const auto marker = std::filesystem::path(dir ? dir : "/nonexistent") / std::to_string(::getpid());
+      const bool alone = !dir || std::filesystem::is_empty(dir);
+      if (dir) std::ofstream(marker) << "running\n";
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (dir) std::filesystem::remove(marker);
+      emit({WorkerEventKind::finished, id,
+            {{"probe", id}, {"verdict", alone ? "pass" : "fail"}, {"reason", "peers: " + peers}, {"seconds", 0.0},
+             {"device", device_json}},
+            {}, {}});
+    } else if (id == "fake.value") {
       const double value = static_cast<double>(::getpid() % 97);
       emit({WorkerEventKind::finished, id,
             {{"probe", id}, {"verdict", "pass"}, {"reason", "fake"}, {"seconds", 0.0},

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpuconform/fleet_compare.hpp"
+#include "gpuconform/run_record.hpp"
 #include "gpuconform/stats.hpp"
 
 namespace gpuconform {
@@ -15,7 +18,7 @@ RecordedRun run(const std::string& probe, double value, const std::string& unit,
   RecordedRun r;
   r.probe = probe;
   r.verdict = verdict;
-  r.gpu = gpu;
+  r.gpu = r.board = gpu;
   r.measurement.value = value;
   r.measurement.unit = unit;
   return r;
@@ -70,12 +73,24 @@ namespace {
 RecordedRun sampled(const std::string& gpu, std::vector<double> samples, int index = 0) {
   RecordedRun r;
   r.probe = "p";
-  r.gpu = gpu;
+  r.gpu = r.board = gpu;
   r.device_index = index;
   r.verdict = "pass";
   r.measurement.unit = "cycles";
   r.measurement.samples = samples;
   r.measurement.value = median(samples);
+  return r;
+}
+
+// A pair probe's run "from `board` (device `index`) to `peer` (device `peer_index`)", filed
+// as the reader files it.
+RecordedRun pair_of(const std::string& board, const std::string& peer, std::vector<double> samples, int index = 0,
+                    int peer_index = 1) {
+  RecordedRun r = sampled(board, std::move(samples), index);
+  r.probe = "p2p";
+  r.peers = {peer};
+  r.peer_indices = {peer_index};
+  r.gpu = board_key(board, r.peers);
   return r;
 }
 
@@ -161,6 +176,88 @@ TEST(ComparePairing, TwoSingleBoardRecordsPairEvenWithDifferentUuids) {
   const PairedComparison p = compare_boards({sampled("GPU-x", kQuiet)}, {sampled("GPU-y", kRaised)}, 0.02, {});
   ASSERT_EQ(p.pairs.size(), 1u);
   EXPECT_EQ(p.moved_count(), 1);
+}
+
+// The unit of a pair result is the ordered pair of boards: A>B compares with A>B, and
+// neither with A alone nor with B>A, the other direction of the same link.
+TEST(ComparePairing, APairComparesWithTheSamePairInTheSameDirection) {
+  const std::vector<RecordedRun> before = {sampled("GPU-a", kQuiet), pair_of("GPU-a", "GPU-b", kQuiet),
+                                           pair_of("GPU-b", "GPU-a", kQuiet, 1, 0)};
+  const std::vector<RecordedRun> after = {pair_of("GPU-b", "GPU-a", kQuiet, 1, 0), sampled("GPU-a", kQuiet),
+                                          pair_of("GPU-a", "GPU-b", kRaised)};
+  const PairedComparison p = compare_boards(before, after, 0.02, {});
+  ASSERT_EQ(p.pairs.size(), 3u);
+  EXPECT_EQ(p.pairs[0].candidate_gpu, "GPU-a");
+  EXPECT_EQ(p.pairs[0].comparison.probes.size(), 1u);  // "p" only: the board's pair results are not the board's
+  EXPECT_EQ(p.pairs[1].baseline_gpu, "GPU-a>GPU-b");
+  EXPECT_EQ(p.pairs[1].candidate_gpu, "GPU-a>GPU-b");
+  EXPECT_EQ(p.pairs[1].comparison.moved_count(), 1);
+  EXPECT_EQ(p.pairs[2].candidate_gpu, "GPU-b>GPU-a");
+  EXPECT_EQ(p.pairs[2].comparison.moved_count(), 0);
+
+  // Only the other direction on the other side: nothing to compare it with.
+  const std::vector<RecordedRun> forth = {sampled("GPU-a", kQuiet), pair_of("GPU-a", "GPU-b", kQuiet)};
+  const std::vector<RecordedRun> back = {sampled("GPU-a", kQuiet), pair_of("GPU-b", "GPU-a", kQuiet, 1, 0)};
+  const PairedComparison q = compare_boards(forth, back, 0.02, {});
+  ASSERT_EQ(q.pairs.size(), 1u);
+  EXPECT_EQ(q.pairs[0].candidate_gpu, "GPU-a");
+  EXPECT_EQ(q.only_baseline_gpus, std::vector<std::string>{"GPU-a>GPU-b"});
+  EXPECT_EQ(q.only_candidate_gpus, std::vector<std::string>{"GPU-b>GPU-a"});
+  // Nor does a lone pair fall back to pairing with a lone board or the lone reverse pair.
+  EXPECT_TRUE(compare_boards({pair_of("GPU-a", "GPU-b", kQuiet)}, {sampled("GPU-a", kQuiet)}, 0.02, {}).pairs.empty());
+  EXPECT_TRUE(
+      compare_boards({pair_of("GPU-a", "GPU-b", kQuiet)}, {pair_of("GPU-b", "GPU-a", kQuiet)}, 0.02, {}).pairs.empty());
+}
+
+// Two nodes: --pair renames boards, so A=C and B=D also pair A>B with C>D (not D>C); by
+// index, 0>1 pairs with 0>1.
+TEST(ComparePairing, PairResultsFollowExplicitPairsAndIndices) {
+  const std::vector<RecordedRun> before = {sampled("GPU-aaaa", kQuiet, 0), sampled("GPU-bbbb", kQuiet, 1),
+                                           pair_of("GPU-aaaa", "GPU-bbbb", kQuiet, 0, 1),
+                                           pair_of("GPU-bbbb", "GPU-aaaa", kQuiet, 1, 0)};
+  const std::vector<RecordedRun> after = {sampled("GPU-cccc", kQuiet, 0), sampled("GPU-dddd", kQuiet, 1),
+                                          pair_of("GPU-dddd", "GPU-cccc", kQuiet, 1, 0),
+                                          pair_of("GPU-cccc", "GPU-dddd", kRaised, 0, 1)};
+  Pairing renamed;
+  renamed.explicit_pairs = {{"GPU-a", "GPU-c"}, {"GPU-b", "GPU-d"}};  // each prefix: one board, not its pairs too
+  Pairing by_index;
+  by_index.by_index = true;
+  for (const Pairing& how : {renamed, by_index}) {
+    const PairedComparison p = compare_boards(before, after, 0.02, how);
+    ASSERT_EQ(p.pairs.size(), 4u);
+    const auto it = std::find_if(p.pairs.begin(), p.pairs.end(),
+                                 [](const BoardPair& x) { return x.baseline_gpu == "GPU-aaaa>GPU-bbbb"; });
+    ASSERT_NE(it, p.pairs.end());
+    EXPECT_EQ(it->candidate_gpu, "GPU-cccc>GPU-dddd");
+    EXPECT_EQ(p.moved_count(), 1);
+  }
+  // A record of pair results only: --pair names a board that is only ever a peer there.
+  Pairing peers_only;
+  peers_only.explicit_pairs = {{"GPU-b", "GPU-d"}};
+  const PairedComparison q =
+      compare_boards({pair_of("GPU-aaaa", "GPU-bbbb", kQuiet)}, {pair_of("GPU-aaaa", "GPU-dddd", kRaised)}, 0.02,
+                     peers_only);
+  ASSERT_EQ(q.pairs.size(), 1u);
+  EXPECT_EQ(q.pairs[0].candidate_gpu, "GPU-aaaa>GPU-dddd");
+}
+
+// A pair probe pools every pair of every node; the outlier it names is the pair.
+TEST(CompareFleet, PoolsAPairProbeOverTheNodesPairsAndNamesThePair) {
+  std::vector<RecordedRun> runs;
+  for (const std::string node : {"1", "2", "3"}) {
+    const std::string a = "GPU-" + node + "a", b = "GPU-" + node + "b";
+    runs.push_back(sampled(a, kQuiet));
+    runs.push_back(pair_of(a, b, {100, 100.5, 101}));
+    runs.push_back(pair_of(b, a, node == "3" ? std::vector<double>{80, 80.5, 81} : std::vector<double>{100.5, 101}));
+  }
+  const FleetComparison f = compare_fleet(runs, 0.02);
+  EXPECT_EQ(f.gpus.size(), 9u);
+  EXPECT_EQ(f.pairs, 6);
+  EXPECT_EQ(f.probes_judged, 1);  // "p2p" over 6 pairs; "p" has only 3 boards
+  ASSERT_EQ(f.outliers.size(), 1u);
+  EXPECT_EQ(f.outliers[0].probe, "p2p");
+  EXPECT_EQ(f.outliers[0].gpu, "GPU-3b>GPU-3a");
+  EXPECT_DOUBLE_EQ(f.outliers[0].value, 80.5);
 }
 
 TEST(CompareFleet, NamesTheBoardOutsideTheOthersSpread) {

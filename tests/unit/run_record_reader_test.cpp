@@ -81,6 +81,40 @@ TEST(RunRecordReader, RejectsNumbersOutOfTheirFieldsRange) {
   EXPECT_NE(error_of(line).find("'compared' must be an integer in range, not array"), std::string::npos);
 }
 
+// A pair probe's line (device A, peers [B]) is filed under "A>B", so that every reader
+// pools and compares the pair of boards as one unit; a per-GPU line keeps the bare UUID.
+TEST(RunRecordReader, APairLineIsFiledUnderItsPairOfBoards) {
+  const std::string peers =
+      R"("peers":[{"index":1,"uuid":"GPU-b","pci_bus_id":"0000:02:00.0","name":"NVIDIA H100"},)"
+      R"({"index":3,"uuid":"","pci_bus_id":"0000:04:00.0"}],)";
+  const auto runs =
+      parse_run_record_text(test_line("") + "\n" + test_line(peers, "p2p.bandwidth.read") + "\n", "r.jsonl");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].gpu, "GPU-a");
+  EXPECT_TRUE(runs[0].peers.empty());
+  EXPECT_EQ(runs[1].board, "GPU-a");
+  // A peer without a UUID is its PCI bus id, as a device without one is.
+  EXPECT_EQ(runs[1].peers, (std::vector<std::string>{"GPU-b", "0000:04:00.0"}));
+  EXPECT_EQ(runs[1].peer_indices, (std::vector<int>{1, 3}));
+  EXPECT_EQ(runs[1].gpu, "GPU-a>GPU-b,0000:04:00.0");
+}
+
+TEST(RunRecordReader, RejectsMalformedPeersWithFileAndLine) {
+  const auto error_on_line_2 = [](const std::string& peers) {
+    return error_of(test_line("") + "\n" + test_line(R"("peers":)" + peers + ",") + "\n");
+  };
+  const std::string not_array = error_on_line_2(R"("GPU-b")");
+  EXPECT_NE(not_array.find("r.jsonl:2: not a run record line: 'peers' must be an array of objects, not string"),
+            std::string::npos)
+      << not_array;
+  for (const std::string bad : {R"(["GPU-b"])", R"([{"index":1}])", R"([{"uuid":7}])", R"([{"uuid":"GPU-b"},null])"})
+    EXPECT_NE(error_on_line_2(bad).find("r.jsonl:2: not a run record line: each of 'peers' must be an object with a "
+                                        "string 'uuid'"),
+              std::string::npos)
+        << bad << ": " << error_on_line_2(bad);
+  EXPECT_NE(error_on_line_2(R"([{"uuid":"GPU-b","index":-1.5}])").find("r.jsonl:2:"), std::string::npos);
+}
+
 TEST(RunRecordReader, EveryCommittedEvidenceFileReads) {
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/evidence"))
@@ -114,6 +148,16 @@ TEST(RunRecordReader, ReadsBackWhatTheWriterWrites) {
   EXPECT_EQ(runs[0].cuda_runtime, 12080);
   EXPECT_EQ(runs[0].measurement.compared, 12u);
   EXPECT_DOUBLE_EQ(runs[0].measurement.value, 4.016);
+  // A pair result as the runner writes it reads back under the writer's own board_key.
+  DeviceInfo peer;
+  peer.index = 1;
+  peer.uuid = "GPU-peer";
+  r.peers = {peer};
+  const auto pair = parse_run_record_text(record_json(r, d).dump() + "\n", "w.jsonl");
+  ASSERT_EQ(pair.size(), 1u);
+  EXPECT_EQ(pair[0].gpu, board_key("GPU-written", {"GPU-peer"}));
+  EXPECT_EQ(pair[0].gpu, "GPU-written>GPU-peer");
+  EXPECT_EQ(pair[0].peer_indices, std::vector<int>{1});
 }
 
 class RunRecordLineProblem : public ::testing::Test {

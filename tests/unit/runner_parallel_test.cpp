@@ -51,7 +51,58 @@ class RunGpus : public testing::Test {
   RunnerConfig config_;
 };
 
-Probe fake(const std::string& id) { return Probe{id, Family::latency, "s", {}, {}, nullptr}; }
+Probe fake(const std::string& id, Scope scope = Scope::gpu) {
+  return Probe{id, Family::latency, "s", {}, {}, nullptr, scope};
+}
+
+// Pair and node probes (Probe::scope) wait for every GPU's own probes, then run one worker
+// at a time: a pair probe once per ordered pair with --peer B, a node probe once on the
+// first GPU with every other as a peer; their results join GPU A's run.
+TEST_F(RunGpus, PairProbesRunPerOrderedPairAfterTheGpusOwnProbes) {
+  std::filesystem::create_directories(dir_ / "peers");
+  ::setenv("GPUCONFORM_FAKE_PEERS_DIR", (dir_ / "peers").c_str(), 1);
+  const std::vector<Probe> probes = {fake("fake.pass"), fake("fake.peers", Scope::pair)};
+  const std::vector<Probe> node = {fake("fake.peers", Scope::node)};
+  auto opened = open_gpus({0, 1, 2}, ptrs(probes), config_);
+  auto node_opened = open_gpus({0, 1, 2}, ptrs(node), config_);
+  std::vector<std::string> order;
+  ParallelRunHooks hooks;
+  hooks.result = [&](std::size_t gpu, const TestResult& r, int) {
+    std::string peers;
+    for (const DeviceInfo& p : r.peers) peers += (peers.empty() ? ">" : ",") + std::to_string(p.index);
+    order.push_back(std::to_string(gpu) + peers + " " + r.probe->id);
+  };
+  const auto runs = run_gpus(opened, config_, hooks);
+  ::unsetenv("GPUCONFORM_FAKE_PEERS_DIR");
+  ASSERT_EQ(order.size(), 9u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(order[i].substr(1), " fake.pass") << "own probes first";
+  EXPECT_EQ(std::vector<std::string>(order.begin() + 3, order.end()),
+            (std::vector<std::string>{"0>1 fake.peers", "0>2 fake.peers", "1>0 fake.peers", "1>2 fake.peers",
+                                      "2>0 fake.peers", "2>1 fake.peers"}));
+  ASSERT_EQ(runs[1].results.size(), 3u);
+  EXPECT_EQ(runs[1].results[2].verdict.reason, "peers: 2");
+  EXPECT_EQ(runs[1].results[2].verdict.outcome, Outcome::pass) << "two pair workers overlapped";
+  int pair_lines = 0;
+  for (const nlohmann::json& line : record())
+    if (line.value("probe", "") == "fake.peers") ++pair_lines;
+  EXPECT_EQ(pair_lines, 6);
+
+  const auto node_runs = run_gpus(node_opened, config_);
+  ASSERT_EQ(node_runs[0].results.size(), 1u);
+  EXPECT_EQ(node_runs[0].results[0].verdict.reason, "peers: 1,2");
+  ASSERT_EQ(node_runs[0].results[0].peers.size(), 2u);
+  EXPECT_TRUE(node_runs[1].results.empty()) << "a node probe runs once, on the first GPU";
+}
+
+// With one GPU there is no pair phase: the pair probe runs with the GPU's own probes,
+// without a peer (the real probes then skip, saying a second GPU is needed).
+TEST_F(RunGpus, OneGpuRunsItsPairProbesWithoutAPeer) {
+  const std::vector<Probe> probes = {fake("fake.peers", Scope::pair)};
+  const auto runs = run_gpus(open_gpus({0}, ptrs(probes), config_), config_);
+  ASSERT_EQ(runs[0].results.size(), 1u);
+  EXPECT_EQ(runs[0].results[0].verdict.reason, "peers: ");
+  EXPECT_TRUE(runs[0].results[0].peers.empty());
+}
 
 TEST_F(RunGpus, FourGpusRunAtOnce) {
   // Each GPU's worker waits at the rendezvous until all four are there: run one after

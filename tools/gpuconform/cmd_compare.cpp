@@ -107,11 +107,18 @@ void print_json(const CompareArgs& a, const PairedComparison& p) {
   fmt::print("{}\n", out.dump(2));
 }
 
+// "5 boards", or with pair probes "5 boards and 20 pairs of boards": a pair ("A>B") is
+// pooled as one unit, but is not one more board.
+std::string fleet_units(const FleetComparison& f) {
+  const std::size_t boards = f.gpus.size() - static_cast<std::size_t>(f.pairs);
+  return f.pairs ? fmt::format("{} boards and {} pairs of boards", boards, f.pairs) : fmt::format("{} boards", boards);
+}
+
 int fleet(const CompareArgs& a, const std::vector<RecordedRun>& runs) {
   const FleetComparison f = compare_fleet(runs, a.threshold);
   if (f.probes_judged == 0) {
-    fmt::print(stderr, "gpuconform compare --fleet: no probe was measured on {} or more boards ({} given)\n",
-               kFleetMinBoards, f.gpus.size());
+    fmt::print(stderr, "gpuconform compare --fleet: no probe was measured on {} or more boards or pairs ({} given)\n",
+               kFleetMinBoards, fleet_units(f));
     return kExitUnusable;
   }
   if (a.format == "json") {
@@ -127,7 +134,7 @@ int fleet(const CompareArgs& a, const std::vector<RecordedRun>& runs) {
       fmt::print(md ? "| `{}` | `{}` | {:.6g} {} | {:.6g} ± {:.2g} | {:.6g} .. {:.6g} |\n"
                     : "OUTLIER {} {}: {:.6g} {}, the others {:.6g} ± {:.2g} (range {:.6g} .. {:.6g})\n",
                  x.probe, x.gpu, x.value, x.unit, x.centre, x.band, x.others_min, x.others_max);
-    fmt::print("{} boards, {} probes judged (k = {}): {} outlier(s)\n", f.gpus.size(), f.probes_judged, kFleetK,
+    fmt::print("{}, {} probes judged (k = {}): {} outlier(s)\n", fleet_units(f), f.probes_judged, kFleetK,
                f.outliers.size());
   }
   return f.outliers.empty() ? kExitOk : kExitFailed;
@@ -185,7 +192,9 @@ Command add_compare_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();
   sub->add_option("--probe", args->probes, "Probe id glob(s)")->capture_default_str();
-  sub->add_option("--pair", args->pairs, "BEFORE_UUID_PREFIX=AFTER_UUID_PREFIX: compare these two boards (repeatable)")
+  sub->add_option("--pair", args->pairs,
+                  "BEFORE_UUID_PREFIX=AFTER_UUID_PREFIX: compare these two boards, and pair results between "
+                  "boards so renamed (repeatable)")
       ->allow_extra_args(false);
   sub->add_flag("--by-index", args->by_index, "Pair boards by CUDA device index instead of UUID");
   sub->add_flag("--fleet", args->fleet, "Pool every board of RECORDS and list boards outside the others' spread");

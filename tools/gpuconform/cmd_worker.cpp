@@ -16,6 +16,7 @@ Command add_worker_command(CLI::App& app) {
   sub->add_flag("--quick", args->quick, "Fewer repeats");
   sub->add_flag("--describe", args->describe, "Open the GPU, report it and exit");
   sub->add_option("--probe", args->probes, "Probe ids, run in order");
+  sub->add_option("--peer", args->peers, "Pair and node probes: the other GPU ordinal(s)");
   sub->add_option("--own-pid", args->own_pids, "Earlier workers of this run (never a disturbance)");
   return [args] { return run_worker(*args); };
 }

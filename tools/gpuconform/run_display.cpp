@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "gpuconform/run_record.hpp"
+
 namespace gpuconform::cli {
 namespace {
 
@@ -109,7 +111,11 @@ void RunDisplay::result(std::size_t gpu, const TestResult& r, int pass) {
   // Today's plain line, one write so lines of several GPUs never mix.
   std::string line = fmt::format("[{:>3}/{}] {:<44} {:<4} {:6.2f} s", g.eta.done(), g.eta.total(),
                                  r.probe ? r.probe->id : "?", outcome_name(r.verdict.outcome), r.seconds);
-  if (gpus_.size() > 1) line = fmt::format("GPU {} ", g.status.index) + line;
+  if (gpus_.size() > 1 || !r.peers.empty()) {
+    std::vector<int> peers;
+    for (const DeviceInfo& p : r.peers) peers.push_back(p.index);
+    line = gpu_label(g.status.index, peers) + " " + line;
+  }
   if (passes_ > 1) line += fmt::format("  run {}/{}", pass + 1, passes_);
   line += "\n";
   std::fwrite(line.data(), 1, line.size(), stdout);

@@ -20,10 +20,15 @@ struct TestResult {
   double seconds = 0;
   // What NVML saw disturbing the measurement; set when the probe ran.
   std::optional<Disturbance> disturbance;
+  // Pair and node probes: the other GPUs the result is about (A = the device the
+  // result belongs to, B = peers[0]); empty for per-GPU probes. The record line
+  // carries them as "peers" and readers key such a result by board_key().
+  std::vector<DeviceInfo> peers;
 };
 
 struct RunOptions {
   bool quick = false;
+  std::vector<DeviceInfo> peers;  // pair and node probes (ProbeContext::peers)
 };
 
 // Why this device cannot run the probe, or "" when it can.

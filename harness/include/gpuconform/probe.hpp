@@ -18,7 +18,9 @@ namespace gpuconform {
 // selectable only when selftest_enabled().
 // `topology` (chip layout, SM-to-L2 distances, per-SM uniformity) and `parallel`
 // (scheduling, contention) form one ctest label, `topology` (GpuconformGroupDiscovery.cmake).
-enum class Family { latency, throughput, numeric, topology, parallel, selftest };
+// `p2p` (GPU-to-GPU links) and `health` (node state read through NVML) join the
+// `topology` ctest label's group logic as their own labels.
+enum class Family { latency, throughput, numeric, topology, parallel, selftest, p2p, health };
 const char* family_name(Family f);   // "latency", ...
 
 // What the GPU must offer. `exact_cc` is for arch-specific ("a") code such as
@@ -38,11 +40,27 @@ struct RecordHint {
   double fraction_margin = 0.05;  // fraction_of_peak with no band-policy class: fail margin x centre
 };
 
+// Which GPUs one run of a probe involves. Per-GPU probes run on every GPU at once;
+// pair and node probes run after them, one at a time, while no other probe runs:
+// - pair: once per ordered pair of the run's GPUs (device = A, peers = {B}): a link
+//   from A to B, judged per pair;
+// - node: once per run, on the run's first GPU with every other GPU as a peer.
+// With fewer than two GPUs in the run they skip, saying so.
+enum class Scope { gpu, pair, node };
+const char* scope_name(Scope s);  // "gpu", "pair", "node"
+
 struct ProbeContext {
   const DeviceInfo& device;
   const Expectation* expectation;  // null while recording a first expectation
   bool quick = false;              // fewer repeats, for smoke runs
+  // Pair and node probes: the other GPUs (empty for per-GPU probes, or when the
+  // run has a single GPU: such probes then throw ProbeSkipped via require_peers).
+  std::vector<DeviceInfo> peers = {};
 };
+
+// The peers of a pair or node probe, or ProbeSkipped saying that the run needs
+// two or more GPUs (and how to select them).
+const std::vector<DeviceInfo>& require_peers(const ProbeContext& ctx);
 
 using ProbeFn = Measurement (*)(const ProbeContext&);
 
@@ -53,6 +71,7 @@ struct Probe {
   Requirements needs;
   RecordHint record;
   ProbeFn run;
+  Scope scope = Scope::gpu;
 };
 
 // A probe throws this when the GPU lacks something it needs (a feature, code

@@ -59,12 +59,14 @@ RunComparison compare_runs(const std::vector<RecordedRun>& baseline, const std::
 
 // Which baseline board is compared with which candidate board.
 struct Pairing {
-  std::vector<std::pair<std::string, std::string>> explicit_pairs;  // UUID prefixes, `--pair B=A`
-  bool by_index = false;  // pair by CUDA device index instead of UUID
+  // UUID prefixes, `--pair B=A`: baseline board B is candidate board A, as a device and
+  // as a peer (with B=A and D=C, the pair result B>D compares with A>C).
+  std::vector<std::pair<std::string, std::string>> explicit_pairs;
+  bool by_index = false;  // pair by CUDA device index (of device and peers) instead of UUID
 };
 
 struct BoardPair {
-  std::string baseline_gpu, candidate_gpu;  // UUIDs
+  std::string baseline_gpu, candidate_gpu;  // RecordedRun::gpu: a UUID, or "A>B" for pair results
   RunComparison comparison;
 };
 
@@ -75,9 +77,11 @@ struct PairedComparison {
   int verdicts_changed() const;
 };
 
-// Pairs boards: explicit pairs first, then the rest by UUID (or by device index). When
-// each side holds exactly one board and nothing else paired them, they are paired, so
-// that two single-board records (two boards, or one board re-enumerated) still compare.
+// Pairs boards: explicit pairs first, then the rest by UUID (or by device index). A pair
+// result's unit ("A>B") pairs only with the same boards in the same roles: A>B with A>B,
+// never with A alone or with B>A. When each side holds exactly one board (and no pair
+// result) and nothing else paired them, they are paired, so that two single-board
+// records (two boards, or one board re-enumerated) still compare.
 // Throws std::invalid_argument for a --pair prefix that names no board or several.
 PairedComparison compare_boards(const std::vector<RecordedRun>& baseline, const std::vector<RecordedRun>& candidate,
                                 double threshold, const Pairing& pairing);

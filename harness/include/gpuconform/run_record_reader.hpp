@@ -16,8 +16,15 @@ struct RecordedRun {
   std::string file;  // as given
   int line = 0;      // 1-based
   std::string probe;
-  std::string arch, sku, gpu;  // gpu: the board's UUID (PCI bus id when the UUID is empty)
-  int device_index = -1;       // CUDA device index at run time; -1 when the line lacks it
+  std::string arch, sku;
+  // The unit a result is filed under: the board's id (its UUID, the PCI bus id when the
+  // UUID is empty); for a pair or node probe board_key(board, peers), "A>B", so that a
+  // pair of boards is pooled, paired and compared as one unit everywhere.
+  std::string gpu;
+  std::string board;                // the device's own id: `gpu` without the peers
+  std::vector<std::string> peers;   // the peers' ids (as `board`), in record order; empty for per-GPU probes
+  int device_index = -1;            // CUDA device index at run time; -1 when the line lacks it
+  std::vector<int> peer_indices;    // the peers' device indices (-1 where a peer lacks one)
   std::string gpu_name, driver, suite_commit;
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
@@ -27,8 +34,8 @@ struct RecordedRun {
 
 // Every test line of `path` with a measurement, in file order; test lines without one
 // (skips, probes that threw) and lines of other record kinds (e.g. "gpu_state") are left
-// out. Throws std::runtime_error naming file:line for a line that is not a run record or
-// whose schema_version is newer than this build reads.
+// out. Throws std::runtime_error naming file:line for a line that is not a run record (a
+// malformed "peers" included) or whose schema_version is newer than this build reads.
 std::vector<RecordedRun> read_run_record(const std::string& path);
 
 // The same over text already in memory; `path` only names it in messages.

@@ -133,12 +133,18 @@ std::vector<OpenedGpu> open_gpus(const std::vector<int>& indices, const std::vec
                                  const RunnerConfig& config);
 
 // Runs an opened GPU's probes (config.repeats passes): state snapshot, supervised
-// workers, every verdict in the record as it arrives, state snapshot. An unopened
+// workers, every verdict in the record as it arrives, state snapshot. Pair and node
+// probes among them meet no peer and skip. An unopened
 // GPU gets its "gpu_open" failure line in the record and no results.
 GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks = {});
 
 // Every opened GPU at once, one thread each; results in `gpus` order. Hook calls are
 // serialised (never two at a time); `gpu` is the GPU's position in `gpus`.
+// With two or more opened GPUs, the pair and node probes (Probe::scope) wait until
+// every GPU's own probes are done, then run one worker at a time: each pair probe once
+// per ordered pair (A, B), in A's results with peers {B}; each node probe once, on the
+// first opened GPU with every other as a peer. With fewer, they run with the GPU's own
+// probes and skip, saying that a second GPU is needed.
 struct ParallelRunHooks {
   std::function<void(std::size_t gpu, const std::string& probe, int pass)> started;
   std::function<void(std::size_t gpu, const TestResult&, int pass)> result;
@@ -160,6 +166,7 @@ struct WorkerArgs {
   bool quick = false;
   bool describe = false;  // open the GPU, report it, exit
   std::vector<std::string> probes;
+  std::vector<int> peers;  // pair and node probes: the other GPUs (ProbeContext::peers)
   std::vector<unsigned> own_pids;  // earlier workers of this run: not "another process" (gpu_state.hpp)
 };
 // Command-line arguments (after the worker command) that make a worker of `args`.
