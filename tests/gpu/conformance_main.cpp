@@ -16,7 +16,16 @@
 // The device: ctest's resource allocation (CTEST_RESOURCE_GROUP_0_GPUS, when ctest runs
 // with --resource-spec-file; ctest_resources.hpp), else GPUCONFORM_DEVICE, else 0. The
 // process holds the GPU's lock (gpu_lock.hpp) while it runs, so two groups never share
-// a GPU, whatever ctest's -j.
+// a GPU, whatever ctest's -j. Under a spec file every test that runs this binary must
+// declare RESOURCE_GROUPS: ctest gives a test without any CTEST_RESOURCE_GROUP_COUNT=0,
+// which this binary refuses (tests/gpu_tests_declare_resources.cmake checks it).
+//
+// Pair and node probes (p2p.*: Probe::scope) also need the other GPUs (RunOptions::peers):
+// ctest's further resource groups (CTEST_RESOURCE_GROUP_1_GPUS, ...: the p2p groups ask
+// for every GPU, GpuconformGroupDiscovery.cmake), else the machine's other GPUs from the
+// next ordinal on. A pair probe gets the first of them, a node probe all. The process
+// then holds their locks too (taken in one global order, so two such processes never
+// wait for each other). With one GPU they get no peer and skip ("needs a second GPU").
 //
 // Environment: GPUCONFORM_DEVICE (ordinal, default 0), GPUCONFORM_EXPECTATIONS
 // (directory), GPUCONFORM_OVERLAY (one extra file), GPUCONFORM_RECORD (append
@@ -26,6 +35,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -55,7 +65,10 @@ struct Session {
   ExpectationSet expectations;
   std::string unusable;  // why no test can run: no GPU (skip)
   std::string invalid;   // an expectation file or the device choice is broken (fail)
-  std::unique_ptr<GpuLock> lock;  // held for the process's life: one test process per GPU
+  int count = 0;         // CUDA devices of this machine (as CUDA_VISIBLE_DEVICES shows them)
+  // Held for the process's life: one test process per GPU. Peers::get may give it back
+  // to take it again with the peers' locks, in order (mutable: Session is shared const).
+  mutable std::unique_ptr<GpuLock> lock;
 
   static const Session& get() {
     static const Session session = make();
@@ -66,6 +79,7 @@ struct Session {
     Session s;
     std::string why;
     const int count = device_count(&why);
+    s.count = count;
     if (count == 0) {
       s.unusable = why + "; GPU tests need an NVIDIA GPU and driver";
       return s;
@@ -97,6 +111,98 @@ struct Session {
       s.invalid = err.what();
     }
     return s;
+  }
+};
+
+// Environment lookup that reads ctest's resource group `group` under group 0's names, so
+// choose_device (ctest_resources.hpp) validates and parses any group's one GPU.
+EnvLookup ctest_group_as_first(int group) {
+  return [group](const char* name) -> const char* {
+    const std::string n = name;
+    const std::string first = "CTEST_RESOURCE_GROUP_0";
+    if (n.rfind(first, 0) != 0) return std::getenv(name);  // CTEST_RESOURCE_GROUP_COUNT, GPUCONFORM_DEVICE
+    const std::string mine = "CTEST_RESOURCE_GROUP_" + std::to_string(group) + n.substr(first.size());
+    return std::getenv(mine.c_str());
+  };
+}
+
+// The other GPUs a pair or node probe measures against (Probe::scope), found and locked
+// once per process, on the first such probe.
+struct Peers {
+  std::vector<DeviceInfo> devices;  // a pair probe takes the first, a node probe all
+  std::string invalid;              // ctest's allocation or a peer GPU is unusable (fail)
+  std::vector<std::unique_ptr<GpuLock>> locks;
+
+  static const Peers& get(const Session& s) {
+    static const Peers peers = make(s);
+    return peers;
+  }
+
+  // ctest's groups 1..COUNT-1 when it allotted more than one GPU (a multi-GPU group under
+  // --resource-spec-file), else every other GPU of the machine from the next ordinal on.
+  static std::vector<int> indices(const Session& s, std::string& error) {
+    const int self = s.device->index;
+    std::vector<int> out;
+    const char* groups = std::getenv("CTEST_RESOURCE_GROUP_COUNT");
+    const long n = groups && *groups ? std::strtol(groups, nullptr, 10) : 0;
+    if (n >= 2) {
+      for (int g = 1; g < n; ++g) {
+        const DeviceChoice c = choose_device(ctest_group_as_first(g));
+        if (!c.error.empty()) {
+          error = "ctest's resource group " + std::to_string(g) + ": " + c.error;
+          return {};
+        }
+        if (c.index >= s.count || c.index == self || std::count(out.begin(), out.end(), c.index)) {
+          error = "ctest's resource group " + std::to_string(g) + " gives GPU " + std::to_string(c.index) +
+                  ", which is not another GPU of this machine (" + std::to_string(s.count) +
+                  " GPU(s)); regenerate the spec file here: gpuconform resources --out FILE";
+          return {};
+        }
+        out.push_back(c.index);
+      }
+      return out;
+    }
+    for (int i = 1; i < s.count; ++i) out.push_back((self + i) % s.count);
+    return out;
+  }
+
+  static Peers make(const Session& s) {
+    Peers p;
+    const std::vector<int> others = indices(s, p.invalid);
+    if (!p.invalid.empty() || others.empty()) return p;  // one GPU: the probes skip themselves
+    try {
+      for (int i : others) p.devices.push_back(query_device(i));
+      use_device(s.device->index);  // query_device made the last peer current
+      // Every lock in one order (their paths): two processes that each need two GPUs
+      // then never hold one each and wait for the other's. Without waiting when all are
+      // free; else this GPU's lock is given back first and every lock taken in order.
+      std::vector<std::string> paths;
+      for (const DeviceInfo& d : p.devices) paths.push_back(gpu_lock_path(d.uuid));
+      bool all_free = true;
+      for (const std::string& path : paths) {
+        p.locks.push_back(std::make_unique<GpuLock>(path));
+        if (!p.locks.back()->held()) {
+          all_free = false;
+          break;
+        }
+      }
+      if (!all_free) {
+        p.locks.clear();
+        s.lock.reset();
+        paths.push_back(gpu_lock_path(s.device->uuid));
+        std::sort(paths.begin(), paths.end());
+        paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+        for (const std::string& path : paths)
+          p.locks.push_back(std::make_unique<GpuLock>(path, [&path] {
+            std::fprintf(stderr, "waiting for the GPU of lock %s: another gpuconform test process is using it\n",
+                         path.c_str());
+          }));
+      }
+    } catch (const std::exception& err) {
+      p.devices.clear();
+      p.invalid = std::string("the other GPU(s) of this pair or node probe: ") + err.what();
+    }
+    return p;
   }
 };
 
@@ -212,13 +318,24 @@ class ConformanceTest : public testing::Test {
         << test_suite_name(probe_) << "." << test_name(probe_) << " (or gpuconform run --filter " << probe_.id << ")";
     RunOptions options;
     options.quick = env("GPUCONFORM_QUICK") != nullptr;
+    if (probe_.scope != Scope::gpu) {
+      const Peers& peers = Peers::get(s);
+      ASSERT_TRUE(peers.invalid.empty()) << probe_.id << ": " << peers.invalid;
+      if (!peers.devices.empty()) {
+        if (probe_.scope == Scope::pair)
+          options.peers = {peers.devices.front()};
+        else
+          options.peers = peers.devices;
+      }
+    }
     const double limit = probe_time_limit(s.expectations.find(probe_.id), probe_timeout_override());
-    Watchdog::get().arm(probe_, limit, [this, &s, limit](const std::string& reason) {
+    Watchdog::get().arm(probe_, limit, [this, &s, &options, limit](const std::string& reason) {
       if (const char* path = env("GPUCONFORM_RECORD")) {
         TestResult timed_out;
         timed_out.probe = &probe_;
         timed_out.verdict = {Outcome::fail, reason};
         timed_out.seconds = limit;
+        timed_out.peers = options.peers;
         if (const Expectation* e = s.expectations.find(probe_.id)) timed_out.expectation = *e;
         try {
           append_record_line(path, record_json(timed_out, *s.device));
@@ -232,6 +349,11 @@ class ConformanceTest : public testing::Test {
     RecordProperty("probe", probe_.id);
     RecordProperty("verdict", outcome_name(r.verdict.outcome));
     RecordProperty("reason", r.verdict.reason);
+    if (!options.peers.empty()) {
+      std::string uuids;
+      for (const DeviceInfo& d : options.peers) uuids += (uuids.empty() ? "" : ",") + d.uuid;
+      RecordProperty("peers", uuids);
+    }
     if (r.measurement) {
       RecordProperty("measured", std::to_string(r.measurement->value));
       RecordProperty("unit", r.measurement->unit);
@@ -257,8 +379,12 @@ int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   for (const gpuconform::Probe& probe : gpuconform::Registry::instance().all()) {
     if (!gpuconform::is_selectable(probe)) continue;  // self-tests only with GPUCONFORM_SELFTEST=1
+    // The listing's "# GetParam() = ID" names the probe, and "ID scope=pair" (or node) a probe
+    // that needs other GPUs: GpuconformGroupDiscovery.cmake gives its group every GPU.
+    std::string param = probe.id;
+    if (probe.scope != gpuconform::Scope::gpu) param += std::string(" scope=") + gpuconform::scope_name(probe.scope);
     testing::RegisterTest(gpuconform::test_suite_name(probe).c_str(), gpuconform::test_name(probe).c_str(),
-                          nullptr, probe.id.c_str(), __FILE__, __LINE__,
+                          nullptr, param.c_str(), __FILE__, __LINE__,
                           [&probe]() -> testing::Test* { return new gpuconform::ConformanceTest(probe); });
   }
   const int status = RUN_ALL_TESTS();

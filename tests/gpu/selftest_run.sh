@@ -3,11 +3,14 @@
 # (kernels/selftest): a hang and an illegal address must fail with their
 # reasons, and every other probe must still get its normal verdict.
 #
-#   selftest_run.sh GPUCONFORM GPU_TEST_BINARY WORK_DIR faults|continues|gtest_watchdog
+#   selftest_run.sh faults|continues GPUCONFORM WORK_DIR
+#   selftest_run.sh gtest_watchdog GPU_TEST_BINARY WORK_DIR
 #
+# Only gtest_watchdog runs the GPU test binary, which takes its GPU from ctest's resource
+# allocation: its ctest test declares RESOURCE_GROUPS gpus:1 (tests/CMakeLists.txt).
 # Exit 0 checked, 1 a check failed, 77 skipped (no GPU here).
 set -u
-gpuconform=$1 gtest_binary=$2 dir=$3 mode=$4
+mode=$1 binary=$2 dir=$3
 rm -rf "$dir" && mkdir -p "$dir"
 record=$dir/run.jsonl out=$dir/output.txt
 export GPUCONFORM_SELFTEST=1
@@ -41,7 +44,7 @@ case $mode in
     filters=(--filter 'selftest.*')
     [ "$mode" = continues ] && filters+=(--filter latency.alu.fma.rn.f32 --filter throughput.hbm.read)
     start=$(date +%s)
-    "$gpuconform" run "${filters[@]}" --probe-timeout 5 --record "$record" --junit "$dir/junit.xml" >"$out" 2>&1
+    "$binary" run "${filters[@]}" --probe-timeout 5 --record "$record" --junit "$dir/junit.xml" >"$out" 2>&1
     code=$?
     cat "$out"
     skip_without_gpu
@@ -59,7 +62,9 @@ case $mode in
     fi
     ;;
   gtest_watchdog)
-    GPUCONFORM_PROBE_TIMEOUT=5 GPUCONFORM_RECORD=$record timeout 120 "$gtest_binary" \
+    # ctest's allocation, if any, for the output of a failure ("id:N,slots:1": GPU N).
+    env | grep '^CTEST_RESOURCE_GROUP' | sort
+    GPUCONFORM_PROBE_TIMEOUT=5 GPUCONFORM_RECORD=$record timeout 120 "$binary" \
       --gtest_filter='Selftest.hang' >"$out" 2>&1
     code=$?
     cat "$out"

@@ -35,6 +35,13 @@ int resources(const std::string& out) {
     return kExitUnusable;
   }
   fmt::print(stderr, "{}: {} GPU(s); use it with ctest --resource-spec-file {} -j N\n", out, count, out);
+  // The p2p groups ask ctest for every GPU, counted when ctest reads the tests
+  // (cmake/GpuconformCtestGpus.cmake); a count above the spec's makes them "Not Run".
+  if (count >= 2)
+    fmt::print(stderr,
+               "the p2p test groups ask for all {} GPUs: run ctest under the same CUDA_VISIBLE_DEVICES as this "
+               "command, or with GPUCONFORM_CTEST_GPUS={}\n",
+               count, count);
   return kExitOk;
 }
 
