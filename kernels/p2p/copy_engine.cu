@@ -38,8 +38,8 @@ struct Copy {
 // launch of measure_throughput on the current (A's) default stream.
 Measurement time_exchange(const ProbeContext& ctx, const std::vector<Copy>& copies, std::size_t bytes,
                           const LinkRate& peak, const std::string& method) {
-  cudaEvent_t fork = nullptr;
-  GC_CUDA_CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+  const DeviceStream home_stream(ctx.device.index);  // its event forks the copies off A's default stream
+  const cudaEvent_t fork = home_stream.event;
   std::vector<std::unique_ptr<DeviceStream>> streams;
   for (const Copy& c : copies) streams.push_back(std::make_unique<DeviceStream>(c.src->device()));
   const int home = ctx.device.index;
@@ -56,26 +56,11 @@ Measurement time_exchange(const ProbeContext& ctx, const std::vector<Copy>& copi
     for (const auto& s : streams) GC_CUDA_CHECK(cudaStreamWaitEvent(0, s->event, 0));
     GC_CUDA_CHECK(cudaSetDevice(home));
   };
-  Work work;
-  work.unit = "B/s";
-  work.units_per_launch = static_cast<double>(bytes) * copies.size();
-  work.sms_used = ctx.device.sm_count;
-  work.method = method;
-  work.device_peak = peak.bytes_per_s;
-  work.device_peak_formula = peak.formula;
-  Measurement m;
-  try {
-    m = measure_throughput(ctx, work, launch, throughput_options(ctx));
-  } catch (...) {
-    cudaEventDestroy(fork);
-    throw;
-  }
-  cudaEventDestroy(fork);
+  const Measurement m = measure_link(ctx, static_cast<double>(bytes) * copies.size(), method, peak, launch);
   for (const Copy& c : copies)
     if (std::string diff = compare_slices(*c.src, *c.dst, bytes); !diff.empty())
       throw std::runtime_error(fmt::format("the copy from GPU {} to GPU {} is wrong: {}", c.src->device(),
                                            c.dst->device(), diff));
-  m.note("path", peak.nvlink ? "NVLink" : "PCIe (no active NVLink link on one side)");
   return m;
 }
 

@@ -62,6 +62,20 @@ LinkRate node_peak(const std::vector<DeviceInfo>& gpus) {
   return r;
 }
 
+Measurement measure_link(const ProbeContext& ctx, double bytes_per_launch, const std::string& method,
+                         const LinkRate& peak, const StampedLaunch& launch) {
+  Work work;
+  work.unit = "B/s";
+  work.units_per_launch = bytes_per_launch;
+  work.sms_used = ctx.device.sm_count;
+  work.method = method;
+  work.device_peak = peak.bytes_per_s;
+  work.device_peak_formula = peak.formula;
+  Measurement m = measure_throughput(ctx, work, launch, throughput_options(ctx));
+  m.note("path", peak.nvlink ? "NVLink" : "PCIe (no active NVLink link on one side)");
+  return m;
+}
+
 void enable_peer_access(const DeviceInfo& from, const DeviceInfo& to, bool atomics) {
   int can = 0;
   GC_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, from.index, to.index));

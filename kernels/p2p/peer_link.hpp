@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpuconform/device_info.hpp"
+#include "gpuconform/throughput.hpp"
 
 namespace gpuconform::kernels {
 
@@ -29,6 +30,11 @@ LinkRate pair_peak(const DeviceInfo& a, const DeviceInfo& b);
 
 // Every GPU of `gpus` sending at once: the sum of their egresses.
 LinkRate node_peak(const std::vector<DeviceInfo>& gpus);
+
+// Times `launch` (measure_throughput) moving `bytes_per_launch` bytes over the link and
+// judges it against `peak`: the record's peak, formula and a "path" note (NVLink or PCIe).
+Measurement measure_link(const ProbeContext& ctx, double bytes_per_launch, const std::string& method,
+                         const LinkRate& peak, const StampedLaunch& launch);
 
 // Lets `from` load and store `to`'s memory (cudaDeviceEnablePeerAccess; enabling
 // twice is fine). ProbeSkipped when the pair cannot (cudaDeviceCanAccessPeer = 0),

@@ -16,6 +16,7 @@
 
 #include "common/clock_stamps.cuh"
 #include "gpuconform/cuda_check.hpp"
+#include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/throughput.hpp"
 #include "p2p/peer_buffers.hpp"
@@ -66,35 +67,21 @@ Measurement sm_access(const ProbeContext& ctx) {
   const DeviceInfo& b = require_peers(ctx).front();
   enable_peer_access(a, b);
   const PeerBuffer remote(b.index, kBytes, Read ? 0x5e01 : 0x5e02);
-  unsigned* sink = nullptr;
-  GC_CUDA_CHECK(cudaMalloc(&sink, sizeof(unsigned)));
+  const DeviceBuffer<unsigned> sink(1);
   const std::size_t count = kBytes / sizeof(uint4);
   const int grid = 2 * a.sm_count;
   const unsigned salt = 0x2545F491u;
   auto launch = [&](long long* stamps) {
-    if (Read) peer_read<<<grid, kThreads>>>(remote.get<const uint4>(), count, sink, stamps);
+    if (Read) peer_read<<<grid, kThreads>>>(remote.get<const uint4>(), count, sink.get(), stamps);
     else peer_write<<<grid, kThreads>>>(remote.get<uint4>(), count, salt, stamps);
     GC_CUDA_CHECK(cudaGetLastError());
   };
-  Work work;
-  work.unit = "B/s";
-  work.units_per_launch = static_cast<double>(kBytes);
-  work.sms_used = a.sm_count;
-  work.method = fmt::format("{} blocks x {} threads on GPU {} {} {} MiB of GPU {}'s memory with 16-byte {} "
-                            "(4 in flight per thread), event-timed",
-                            grid, kThreads, a.index, Read ? "read" : "write", kBytes >> 20, b.index,
-                            Read ? "ld.global.cg" : "st.global.cg");
-  const LinkRate peak = Read ? pair_peak(b, a) : pair_peak(a, b);
-  work.device_peak = peak.bytes_per_s;
-  work.device_peak_formula = peak.formula;
-  Measurement m;
-  try {
-    m = measure_throughput(ctx, work, launch, throughput_options(ctx));
-  } catch (...) {
-    cudaFree(sink);
-    throw;
-  }
-  cudaFree(sink);
+  const std::string method = fmt::format(
+      "{} blocks x {} threads on GPU {} {} {} MiB of GPU {}'s memory with 16-byte {} (4 in flight per thread), "
+      "event-timed",
+      grid, kThreads, a.index, Read ? "read" : "write", kBytes >> 20, b.index, Read ? "ld.global.cg" : "st.global.cg");
+  const Measurement m =
+      measure_link(ctx, static_cast<double>(kBytes), method, Read ? pair_peak(b, a) : pair_peak(a, b), launch);
   if (!Read) {  // every written word must have arrived: three slices checked
     std::vector<uint4> host(4096);
     for (std::size_t first : {std::size_t(0), count / 2, count - host.size()}) {
@@ -109,7 +96,6 @@ Measurement sm_access(const ProbeContext& ctx) {
       }
     }
   }
-  m.note("path", peak.nvlink ? "NVLink" : "PCIe (no active NVLink link on one side)");
   return m;
 }
 
