@@ -108,13 +108,6 @@ nlohmann::json expectation_json(const Expectation& e) {
   return j;
 }
 
-std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids) {
-  if (peer_uuids.empty()) return uuid;
-  std::string key = uuid + ">";
-  for (std::size_t i = 0; i < peer_uuids.size(); ++i) key += (i ? "," : "") + peer_uuids[i];
-  return key;
-}
-
 std::string gpu_label(int index, const std::vector<int>& peer_indices) {
   std::string label = fmt::format("GPU {}", index);
   for (std::size_t i = 0; i < peer_indices.size(); ++i) label += fmt::format("{}{}", i ? "," : ">", peer_indices[i]);

@@ -128,6 +128,13 @@ RecordedRun recorded_run(const json& j, const std::string& path, int line) {
 
 }  // namespace
 
+std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids) {
+  if (peer_uuids.empty()) return uuid;
+  std::string key = uuid + ">";
+  for (std::size_t i = 0; i < peer_uuids.size(); ++i) key += (i ? "," : "") + peer_uuids[i];
+  return key;
+}
+
 std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path) {
   std::vector<RecordedRun> out;
   int line = 0;

@@ -18,10 +18,6 @@ struct TestResult;
 nlohmann::json device_json(const DeviceInfo& d);
 nlohmann::json measurement_json(const Measurement& m);
 nlohmann::json expectation_json(const Expectation& e);
-// The key a reader files a result under: the board's UUID for a per-GPU probe;
-// for a pair or node probe "UUID>PEER[,PEER...]" (A>B: from A to B), so that a pair of
-// boards is compared and pooled as one unit. Empty peer UUIDs are left as they are.
-std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids);
 // "GPU 0>1" for a result of GPU 0 with peer 1; "GPU 0" without peers.
 std::string gpu_label(int index, const std::vector<int>& peer_indices);
 // The full record line of one test (pair and node probes: with "peers", each

@@ -11,6 +11,11 @@
 
 namespace gpuconform {
 
+// The key a reader files a result under: the board's UUID for a per-GPU probe;
+// for a pair or node probe "UUID>PEER[,PEER...]" (A>B: from A to B), so that a pair of
+// boards is compared and pooled as one unit. Empty peer UUIDs are left as they are.
+std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids);
+
 // One line of a run record that carries a measurement.
 struct RecordedRun {
   std::string file;  // as given
