@@ -290,6 +290,18 @@ GpuRun run_gpu_phase(const OpenedGpu& gpu, const RunnerConfig& config, const Gpu
   return run;
 }
 
+// One GPU's view of the parallel hooks: its calls name GPU `i` (position in `gpus`).
+GpuRunHooks hooks_of_gpu(const ParallelRunHooks& hooks, std::size_t i) {
+  GpuRunHooks mine;
+  mine.started = [&hooks, i](const std::string& probe, int pass) {
+    if (hooks.started) hooks.started(i, probe, pass);
+  };
+  mine.result = [&hooks, i](const TestResult& r, int pass) {
+    if (hooks.result) hooks.result(i, r, pass);
+  };
+  return mine;
+}
+
 // After every GPU's own probes, while no other probe runs: each pair probe once per
 // ordered pair of opened GPUs (A's selection, peers {B}), then each node probe once on
 // the first opened GPU with every other as a peer. Results join A's run.
@@ -298,28 +310,18 @@ void run_pair_phase(const std::vector<OpenedGpu>& gpus, const RunnerConfig& conf
   std::vector<std::size_t> opened;
   for (std::size_t i = 0; i < gpus.size(); ++i)
     if (gpus[i].device) opened.push_back(i);
-  auto gpu_hooks = [&](std::size_t i) {
-    GpuRunHooks mine;
-    mine.started = [&, i](const std::string& probe, int pass) {
-      if (hooks.started) hooks.started(i, probe, pass);
-    };
-    mine.result = [&, i](const TestResult& r, int pass) {
-      if (hooks.result) hooks.result(i, r, pass);
-    };
-    return mine;
-  };
   for (std::size_t a : opened)
     for (std::size_t b : opened)
       if (a != b)
         run_probe_passes(gpus[a], probes_where(gpus[a], [](const Probe* p) { return p->scope == Scope::pair; }),
-                         {*gpus[b].device}, config, gpu_hooks(a), runs[a]);
+                         {*gpus[b].device}, config, hooks_of_gpu(hooks, a), runs[a]);
   if (opened.empty()) return;
   std::vector<DeviceInfo> others;
   for (std::size_t i : opened)
     if (i != opened.front()) others.push_back(*gpus[i].device);
   run_probe_passes(gpus[opened.front()],
                    probes_where(gpus[opened.front()], [](const Probe* p) { return p->scope == Scope::node; }), others,
-                   config, gpu_hooks(opened.front()), runs[opened.front()]);
+                   config, hooks_of_gpu(hooks, opened.front()), runs[opened.front()]);
 }
 
 }  // namespace
@@ -351,9 +353,7 @@ std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerCon
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < gpus.size(); ++i)
     threads.emplace_back([&, i] {
-      GpuRunHooks mine;
-      mine.started = [&, i](const std::string& probe, int pass) { locked.started(i, probe, pass); };
-      mine.result = [&, i](const TestResult& r, int pass) { locked.result(i, r, pass); };
+      const GpuRunHooks mine = hooks_of_gpu(locked, i);
       try {
         runs[i] = run_gpu_phase(gpus[i], config, mine, !pair_phase);
       } catch (...) {  // the record could not be written: the caller says so
