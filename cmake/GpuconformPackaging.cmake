@@ -33,7 +33,7 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 # GMP is needed through MPFR (mpfr.h's types are GMP's), but the binary calls no GMP
 # function itself, so the linker (--as-needed) records only libmpfr and dpkg-shlibdeps sees
 # GMP only as MPFR's dependency. Named here so the package says what the node needs
-# (README: libfmt9, libmpfr6, libgmp10); shlibdeps' list is appended to it.
+# (docs/running.md: libfmt9, libmpfr6, libgmp10); shlibdeps' list is appended to it.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libgmp10")
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)  # CPACK_COMPONENT_RUNTIME_DEPENDS -> Depends: gpuconform-golden
 set(CPACK_DEBIAN_GOLDEN_PACKAGE_NAME gpuconform-golden)
