@@ -43,13 +43,26 @@ std::string short_board(const std::string& gpu) {
 
 std::string g4(double v) { return fmt::format("{:.4g}", v); }
 
+// The kind an entry is recorded as: the probe's own, except that a fraction of
+// peak measured where the architecture has no cited peak (no run reports one:
+// mma_sync s4 on sm_90, emulated with integer instructions) becomes a measured
+// minimum of the absolute rate, as L2 bandwidth is.
+ExpectationKind recorded_kind(const Probe& probe, const std::vector<BoardRuns>& boards) {
+  if (probe.record.kind != ExpectationKind::fraction_of_peak) return probe.record.kind;
+  for (const BoardRuns& b : boards)
+    for (const Measurement& m : b.runs)
+      if (m.peak) return ExpectationKind::fraction_of_peak;
+  return ExpectationKind::min;
+}
+
 // The values a band is derived from: the measurement itself, or its fraction of peak.
-std::vector<std::vector<double>> values_per_board(const Probe& probe, const std::vector<BoardRuns>& boards) {
+std::vector<std::vector<double>> values_per_board(ExpectationKind kind, const Probe& probe,
+                                                  const std::vector<BoardRuns>& boards) {
   std::vector<std::vector<double>> out;
   for (const BoardRuns& b : boards) {
     std::vector<double> values;
     for (const Measurement& m : b.runs) {
-      if (probe.record.kind != ExpectationKind::fraction_of_peak) {
+      if (kind != ExpectationKind::fraction_of_peak) {
         values.push_back(m.value);
         continue;
       }
@@ -164,18 +177,18 @@ Expectation derive_expectation_across(const Probe& probe, const std::vector<Boar
     throw std::invalid_argument("derive_expectation needs at least one run of every board");
   Expectation e;
   e.probe_id = probe.id;
-  e.kind = probe.record.kind;
+  e.kind = recorded_kind(probe, boards);
   e.unit = boards.front().runs.front().unit;
   e.source = boards.front().source;
   e.seconds = largest_seconds(boards);
   switch (e.kind) {
     case ExpectationKind::band:
-      derive_band(probe, boards, board_spread(values_per_board(probe, boards)), policy, e);
+      derive_band(probe, boards, board_spread(values_per_board(e.kind, probe, boards)), policy, e);
       break;
     case ExpectationKind::min:
     case ExpectationKind::max:
     case ExpectationKind::fraction_of_peak:
-      derive_limit(probe, boards, board_spread(values_per_board(probe, boards)), policy, e);
+      derive_limit(probe, boards, board_spread(values_per_board(e.kind, probe, boards)), policy, e);
       break;
     case ExpectationKind::exact: {
       std::uint64_t compared = 0;
@@ -198,7 +211,7 @@ Expectation derive_expectation_across(const Probe& probe, const std::vector<Boar
     }
     case ExpectationKind::info: {
       std::vector<double> all;
-      for (const auto& values : values_per_board(probe, boards)) all.insert(all.end(), values.begin(), values.end());
+      for (const auto& values : values_per_board(e.kind, probe, boards)) all.insert(all.end(), values.begin(), values.end());
       e.note = fmt::format("recorded {}", g4(median(all)));
       break;
     }

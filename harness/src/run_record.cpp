@@ -59,6 +59,14 @@ nlohmann::json measurement_json(const Measurement& m) {
     j["stats"] = {{"n", s.n},     {"median", s.median}, {"mad", s.mad}, {"p5", s.p5},
                   {"p95", s.p95}, {"min", s.min},       {"max", s.max}, {"cv", s.cv()}};
   }
+  if (m.sampling) {
+    const Sampling& s = *m.sampling;
+    // An interval of fewer than 6 samples does not exist: its half-width is written as -1.
+    const double rel = s.interval.valid ? s.interval.rel_half_width() : -1.0;
+    j["sampling"] = {{"median_ci95", {s.interval.low, s.interval.high}}, {"rel_half_width", rel},
+                     {"target_rel_half_width", s.target_rel_half_width}, {"warmup_batches", s.warmup_batches},
+                     {"warmup_settled", s.warmup_settled}, {"launch_ms", s.launch_ms}, {"stopped", s.stopped}};
+  }
   if (m.peak) {
     j["peak"] = *m.peak;
     j["peak_formula"] = m.peak_formula;

@@ -5,6 +5,10 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/stats.hpp"
@@ -22,53 +26,124 @@ const PeakEntry& require_peak(const ProbeContext& ctx, const std::string& id) {
 
 ThroughputOptions throughput_options(const ProbeContext& ctx) {
   ThroughputOptions o;
-  if (ctx.quick) {
-    o.warmup = 1;
-    o.repeats = 5;
-  }
+  o.policy = sampling_policy(ctx.quick);
   return o;
 }
+
+namespace {
+
+// Event-timed launches, each with its stamps read back: the clock of every
+// timed launch is known. Owns its events.
+class StampedTimer {
+ public:
+  // Words: {clock64, ns} of block 0's start and end, then the span of all
+  // blocks' loops {earliest start, latest end} (clock_stamps.cuh).
+  explicit StampedTimer(const StampedLaunch& launch) : launch_(launch), stamps_(6) {
+    GC_CUDA_CHECK(cudaEventCreate(&start_));
+    GC_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~StampedTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  StampedTimer(const StampedTimer&) = delete;
+  StampedTimer& operator=(const StampedTimer&) = delete;
+
+  // One timed launch: its milliseconds; its stamps join quadruples().
+  double time_one() {
+    GC_CUDA_CHECK(cudaMemset(stamps_.get(), 0, stamps_.bytes()));
+    GC_CUDA_CHECK(cudaMemset(stamps_.get() + 4, 0xFF, sizeof(long long)));  // the earliest start: atomicMin
+    GC_CUDA_CHECK(cudaEventRecord(start_));
+    launch_(stamps_.get());
+    GC_CUDA_CHECK(cudaEventRecord(stop_));
+    GC_CUDA_CHECK(cudaEventSynchronize(stop_));
+    GC_CUDA_CHECK(cudaGetLastError());
+    float elapsed = 0;
+    GC_CUDA_CHECK(cudaEventElapsedTime(&elapsed, start_, stop_));
+    const auto q = stamps_.download();
+    quadruples_.insert(quadruples_.end(), q.begin(), q.begin() + 4);
+    span_ms_ = q[5] > 0 && q[4] != -1 ? static_cast<double>(q[5] - q[4]) * 1e-6 : 0;
+    return elapsed;
+  }
+  const std::vector<long long>& quadruples() const { return quadruples_; }
+  // The last launch's span of all blocks' loops in ms; 0 when the kernel wrote none.
+  double last_span_ms() const { return span_ms_; }
+  void forget_stamps() { quadruples_.clear(); }
+
+ private:
+  const StampedLaunch& launch_;
+  DeviceBuffer<long long> stamps_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::vector<long long> quadruples_;
+  double span_ms_ = 0;
+};
+
+double elapsed_ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
 
 Measurement measure_throughput(const ProbeContext& ctx, const Work& work, const StampedLaunch& launch,
                                ThroughputOptions options) {
   const PeakEntry* entry = work.peak_id.empty() ? nullptr : &require_peak(ctx, work.peak_id);
   if (!entry && work.unit.empty()) throw std::logic_error("measure_throughput: work without a peak entry needs a unit");
   if (!(work.units_per_launch > 0)) throw std::logic_error("measure_throughput: a launch must do some work");
-  DeviceBuffer<long long> stamps(4);
-  for (int i = 0; i < options.warmup; ++i) launch(stamps.get());
-  GC_CUDA_CHECK_LAUNCH();
+  const SamplingPolicy& policy = options.policy;
+  StampedTimer timer(launch);
+  // One sample's duration: the event interval, or block 0's stamped loop.
+  auto time_one = [&] {
+    const double event_ms = timer.time_one();
+    if (!work.time_by_stamps) return event_ms;
+    const double stamped = timer.last_span_ms();
+    if (!(stamped > 0))
+      throw std::logic_error("measure_throughput: time_by_stamps needs a kernel that stores its span (gc_span_store)");
+    return stamped;
+  };
 
-  cudaEvent_t start = nullptr, stop = nullptr;
-  GC_CUDA_CHECK(cudaEventCreate(&start));
-  GC_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms;
-  std::vector<long long> quadruples;
-  try {
-    for (int i = 0; i < options.repeats; ++i) {
-      GC_CUDA_CHECK(cudaMemset(stamps.get(), 0, stamps.bytes()));
-      GC_CUDA_CHECK(cudaEventRecord(start));
-      launch(stamps.get());
-      GC_CUDA_CHECK(cudaEventRecord(stop));
-      GC_CUDA_CHECK(cudaEventSynchronize(stop));
-      GC_CUDA_CHECK(cudaGetLastError());
-      float elapsed = 0;
-      GC_CUDA_CHECK(cudaEventElapsedTime(&elapsed, start, stop));
-      ms.push_back(elapsed);
-      const auto q = stamps.download();
-      quadruples.insert(quadruples.end(), q.begin(), q.end());
-    }
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    throw;
+  // Warm-up: untimed busy time, then timed batches until two agree.
+  launch(nullptr);
+  GC_CUDA_CHECK_LAUNCH();
+  if (policy.min_warmup_ms > 0) {
+    const double one = timer.time_one();
+    const int n = static_cast<int>(std::clamp(std::ceil(policy.min_warmup_ms / std::max(one, 1e-3)), 0.0, 10000.0));
+    for (int i = 0; i < n; ++i) launch(nullptr);
+    GC_CUDA_CHECK_LAUNCH();
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  std::vector<double> batch_medians;
+  bool settled = false;
+  while (!settled && static_cast<int>(batch_medians.size()) < policy.max_warmup_batches) {
+    std::vector<double> batch;
+    for (int i = 0; i < std::max(1, policy.warmup_batch); ++i) batch.push_back(work.units_per_launch / (time_one() * 1e-3));
+    batch_medians.push_back(median(batch));
+    settled = batches_agree(batch_medians, policy.warmup_agreement);
+  }
+  timer.forget_stamps();
+
+  // Sampling: one launch at a time until the median's interval is tight enough.
+  std::vector<double> ms;
+  std::vector<double> rates;
+  const auto t0 = std::chrono::steady_clock::now();
+  StopReason stop = StopReason::kContinue;
+  while (stop == StopReason::kContinue) {
+    ms.push_back(time_one());
+    rates.push_back(work.units_per_launch / (ms.back() * 1e-3));
+    stop = sampling_decision(rates, elapsed_ms_since(t0), policy);
+  }
+  const std::vector<long long> quadruples = timer.quadruples();
 
   Measurement m;
   m.unit = entry ? rate_unit(entry->unit) : work.unit;
-  for (double t : ms) m.samples.push_back(work.units_per_launch / (t * 1e-3));
-  m.value = median(m.samples);
+  m.samples = std::move(rates);
+  Sampling sampling;
+  sampling.interval = median_ci95(m.samples);
+  sampling.target_rel_half_width = policy.target_rel_half_width;
+  sampling.warmup_batches = static_cast<int>(batch_medians.size());
+  sampling.warmup_settled = settled;
+  sampling.launch_ms = median(ms);
+  sampling.stopped = stop_reason_name(stop);
+  m.value = sampling.interval.median;
+  m.sampling = sampling;
   double mhz = clock_from_stamps(quadruples);
   std::string clock_source = "clock64 / %globaltimer in block 0 of each timed launch (median)";
   if (mhz <= 0) {
@@ -93,10 +168,32 @@ Measurement measure_throughput(const ProbeContext& ctx, const Work& work, const 
     m.peak = work.device_peak;
     m.peak_formula = work.device_peak_formula;
   }
-  m.note("timing", fmt::format("{} warm-up + {} event-timed launches, median {:.4g} ms; {:.6g} {} per launch",
-                               options.warmup, options.repeats, median(ms), work.units_per_launch,
-                               m.unit.substr(0, m.unit.size() - 2)));
+  m.note("timing", fmt::format("{} warm-up batch(es) of {} launches{}, then {} {} of median "
+                               "{:.4g} ms (stopped: {}; median 95 % CI +-{:.3f} %, target {:.1f} %); {:.6g} {} per launch",
+                               sampling.warmup_batches, policy.warmup_batch, settled ? "" : " (did not settle)",
+                               m.samples.size(),
+                               work.time_by_stamps ? "launches timed inside the kernel (all blocks' loops, %globaltimer)"
+                                                   : "event-timed launches", sampling.launch_ms, sampling.stopped,
+                               100 * sampling.interval.rel_half_width(), 100 * policy.target_rel_half_width,
+                               work.units_per_launch, m.unit.substr(0, m.unit.size() - 2)));
   return m;
+}
+
+void express_per_sm_clock(Measurement& m, int sms_used, const std::string& unit) {
+  if (!(m.sm_clock_mhz > 0)) throw std::runtime_error("no SM clock was measured: cannot give a rate per clock");
+  if (sms_used <= 0) throw std::logic_error("express_per_sm_clock: a probe uses at least one SM");
+  const double sm_clocks_per_s = sms_used * m.sm_clock_mhz * 1e6;
+  const std::string per_second = m.unit;
+  m.value /= sm_clocks_per_s;
+  for (double& v : m.samples) v /= sm_clocks_per_s;
+  if (m.sampling) {  // the median's interval is in the measurement's unit too
+    m.sampling->interval.median /= sm_clocks_per_s;
+    m.sampling->interval.low /= sm_clocks_per_s;
+    m.sampling->interval.high /= sm_clocks_per_s;
+  }
+  m.unit = unit;
+  m.note("per_clock", fmt::format("{} / ({} SMs x {:.0f} MHz measured) = {:.4g} {}", per_second, sms_used,
+                                  m.sm_clock_mhz, m.value, unit));
 }
 
 }  // namespace gpuconform

@@ -4,6 +4,7 @@
 
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
+#include "gpuconform/sampling.hpp"
 #include "gpuconform/timing.hpp"
 
 namespace gpuconform {
@@ -63,6 +64,25 @@ int warmup_launches_for(const std::function<void()>& launch, double busy_ms, int
   const double one = time_launches_ms(launch, 0, 1).front();
   const double n = std::ceil(busy_ms / std::max(one, 1e-3));
   return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::max(1, max_launches))));
+}
+
+int calibrate_trips(const std::function<void(int)>& run, double target_ms, int start_trips, int max_trips) {
+  const long long first = std::max(1, start_trips), cap = std::max<long long>(first, max_trips);
+  run(static_cast<int>(first));  // the first launch loads the module: never timed
+  GC_CUDA_CHECK_LAUNCH();
+  long long trips = first;
+  for (;;) {
+    const auto ms = time_launches_ms([&] { run(static_cast<int>(trips)); }, 0, 2);
+    const double t = *std::min_element(ms.begin(), ms.end());
+    // A quarter of the target is long enough that a launch's fixed cost no
+    // longer inflates the per-trip time; below it, grow (up to 16x a step).
+    if (t >= target_ms / 4 || trips >= cap) {
+      const double scaled = std::ceil(static_cast<double>(trips) * target_ms / std::max(t, 1e-6) * 1.05);
+      return static_cast<int>(std::clamp(scaled, static_cast<double>(first), static_cast<double>(cap)));
+    }
+    const double grow = t > 0 ? std::clamp(std::floor(target_ms / 4 / t), 2.0, 16.0) : 16.0;
+    trips = std::min<long long>(cap, static_cast<long long>(static_cast<double>(trips) * grow));
+  }
 }
 
 double measure_sm_clock_mhz(double spin_us) {

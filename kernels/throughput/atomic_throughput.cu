@@ -48,11 +48,7 @@ Measurement measure_atomic(const ProbeContext& ctx) {
   auto run = [&](int trips, long long* stamps) {
     atomic_add_kernel<SameLine><<<grid, kThreads>>>(words.get(), trips, 3u, stamps);
   };
-  const int probe_trips = 4;
-  run(probe_trips, nullptr);
-  const auto ms = time_launches_ms([&] { run(probe_trips, nullptr); }, 0, 2);
-  const double per_trip = std::max(1e-6, *std::min_element(ms.begin(), ms.end()) / probe_trips);
-  const int trips = static_cast<int>(std::clamp((ctx.quick ? 0.5 : 2.0) / per_trip, 4.0, 1e6));
+  const int trips = calibrate_trips([&](int t) { run(t, nullptr); }, kLaunchTargetMs, 4);
   Work work;
   work.unit = "op/s";
   work.units_per_launch = static_cast<double>(threads) * trips * kUnroll;

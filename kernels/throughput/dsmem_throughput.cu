@@ -81,12 +81,7 @@ Measurement measure_dsmem_read(const ProbeContext& ctx) {
     GC_CUDA_CHECK(cudaLaunchKernelEx(&config, dsmem_read_kernel, static_cast<const uint4*>(source.get()), trips,
                                      sink.get(), stamps));
   };
-  const int probe_trips = 64;
-  run(probe_trips, nullptr);
-  GC_CUDA_CHECK_LAUNCH();
-  const auto ms = time_launches_ms([&] { run(probe_trips, nullptr); }, 0, 2);
-  const double per_trip = std::max(1e-7, *std::min_element(ms.begin(), ms.end()) / probe_trips);
-  const int trips = static_cast<int>(std::clamp((ctx.quick ? 0.5 : 2.0) / per_trip, 64.0, 1e8));
+  const int trips = calibrate_trips([&](int t) { run(t, nullptr); }, kLaunchTargetMs, 64);
   Work work;
   work.unit = "B/s";
   work.units_per_launch = static_cast<double>(grid) * kThreads * trips * kWindow * sizeof(uint4);

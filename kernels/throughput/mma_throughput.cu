@@ -146,49 +146,54 @@ __device__ void flip_bits(E& e, unsigned mask) {
   }
 }
 
-// D starts at 0-free small values: the A/B fragments of lane l are ab[l].
-// `salt` is 0 at run time, which ptxas cannot know: A and B change (by nothing)
-// every trip, so no product, nor any part of one, is loop-invariant. Without it ptxas hoisted sm_90's lowered
-// e4m3 mma.sync (F2FP + HMMA) out of the loop and the kernel timed FADDs only
-// (1.46 of the f16 peak on an H100, run of 2026-11-25).
+// Each of the ILP chains has its own A/B registers (chain i's are lane l's
+// ab[l] with bits flipped by salt & (i + 1)) and its own accumulator, whose D
+// feeds its next C. `salt` is 0 at run time, which ptxas cannot know, so the
+// chains' operands are distinct registers, as in the public m16n8k16 loop that
+// reached 0.661-0.666 of the f16 peak on the boards where one A/B set shared by
+// all chains, flipped every trip, reached 0.641-0.656 (shared/research/limits.md):
+// a flip rewrites registers that in-flight HMMAs still have to read.
+// Native paths keep their operands for the whole loop; nothing of an mma whose
+// C is the previous D can be hoisted. sm_90's lowered e4m3 mma.sync is
+// HMMA(A, B, 0) + FADD into D: with fixed A and B ptxas computes the product
+// once and adds it 8 x ILP times (1.46 of the f16 peak on an H100, 2026-11-25),
+// so lowered paths get fresh (by nothing) operands per instruction, as in a
+// real GEMM.
 template <class Op, int Ilp>
 __global__ void mma_throughput_kernel(const typename Op::U* ab, int trips, unsigned salt, typename Op::T* sink,
                                       long long* stamps) {
   using T = typename Op::T;
   const GcStamp begin = gc_stamp_now();
-  typename Op::U a = ab[threadIdx.x & 31];
+  typename Op::U a[Ilp];
   T x[Ilp];
 #pragma unroll
-  for (int i = 0; i < Ilp; ++i)
+  for (int i = 0; i < Ilp; ++i) {
+    a[i] = ab[threadIdx.x & 31];
+    const unsigned chain_mask = salt & static_cast<unsigned>(i + 1);
+#pragma unroll
+    for (auto& r : a[i].a) flip_bits(r, chain_mask);
+#pragma unroll
+    for (auto& r : a[i].b) flip_bits(r, chain_mask);
 #pragma unroll
     for (auto& r : x[i].r) {
-      static_assert(sizeof r == sizeof a.b[0], "D and A/B registers have the same width in every row");
-      memcpy(&r, &a.b[0], sizeof r);  // a small non-zero start: the B register's bits
+      static_assert(sizeof r == sizeof a[i].b[0], "D and A/B registers have the same width in every row");
+      memcpy(&r, &a[i].b[0], sizeof r);  // a small non-zero start: the B register's bits
     }
+  }
 #pragma unroll 1
   for (int trip = 0; trip < trips; ++trip) {
-    const unsigned mask = salt & static_cast<unsigned>(trip);
-#pragma unroll
-    for (auto& r : a.a) flip_bits(r, mask);
-#pragma unroll
-    for (auto& r : a.b) flip_bits(r, mask);
 #pragma unroll
     for (int s = 0; s < kSteps; ++s)
 #pragma unroll
       for (int i = 0; i < Ilp; ++i) {
-        // sm_90's lowering of e4m3 mma.sync is HMMA(A, B, 0) + FADD into D: with the
-        // same A and B, ptxas computes the product once per trip and adds it 8 x ILP
-        // times. Fresh (by nothing) operands per instruction make every one convert
-        // and multiply, as in a real GEMM. Native paths keep the per-trip change:
-        // six more ALU instructions per mma would take issue slots from the HMMAs.
         if constexpr (Op::kLowered && kCudaArch == 900) {
           const unsigned step_mask = salt & static_cast<unsigned>((trip * kSteps + s) * Ilp + i + 1);
 #pragma unroll
-          for (auto& r : a.a) flip_bits(r, step_mask);
+          for (auto& r : a[i].a) flip_bits(r, step_mask);
 #pragma unroll
-          for (auto& r : a.b) flip_bits(r, step_mask);
+          for (auto& r : a[i].b) flip_bits(r, step_mask);
         }
-        x[i] = Op::step(x[i], a);
+        x[i] = Op::step(x[i], a[i]);
       }
   }
   gc_stamp_store(stamps, begin);
@@ -241,12 +246,8 @@ struct MmaSetup {
   // Trips for about `target_ms` per launch at this point of the sweep.
   int calibrate(const DeviceInfo& dev, int warps, int ilp, double target_ms) {
     const auto k = kernel_for_ilp<Op>(ilp);
-    const int probe_trips = 8;
-    auto run = [&] { k<<<dev.sm_count, 32 * warps>>>(ab.get(), probe_trips, 0u, sink.get(), nullptr); };
-    run();
-    const auto ms = time_launches_ms(run, 0, 2);
-    const double per_trip = std::max(1e-6, *std::min_element(ms.begin(), ms.end()) / probe_trips);
-    return static_cast<int>(std::clamp(target_ms / per_trip, 8.0, 1e7));
+    return calibrate_trips([&](int trips) { k<<<dev.sm_count, 32 * warps>>>(ab.get(), trips, 0u, sink.get(), nullptr); },
+                           target_ms, 8);
   }
 };
 
@@ -283,7 +284,9 @@ const Sweep& sweep_for(const ProbeContext& ctx, MmaSetup<Op>& setup) {
         m.values.push_back(0.0);
         continue;
       }
-      const int trips = setup.calibrate(dev, w, ilp, ctx.quick ? 0.2 : 0.5);
+      // Sweep points are ranked, not judged: 1 ms launches (a launch's fixed cost
+      // is then < 1 %), 3 timed; the best point is re-timed under the full policy.
+      const int trips = setup.calibrate(dev, w, ilp, ctx.quick ? 0.5 : 1.0);
       const auto ms = time_launches_ms([&] { k<<<dev.sm_count, 32 * w>>>(setup.ab.get(), trips, 0u, setup.sink.get(), stamps.get()); },
                                        1, ctx.quick ? 2 : 3);
       double mhz = clock_from_stamps(stamps.download(), 20000);
@@ -303,23 +306,35 @@ template <class Op>
 Measurement measure_mma(const ProbeContext& ctx) {
   const DeviceInfo& dev = ctx.device;
   const char* peak = peak_id_for<Op>(dev);
-  require_peak(ctx, peak);
+  // An architecture with no cited rate for this instruction (sm_90 has no INT4
+  // tensor core; ptxas emulates s4 mma.sync with integer instructions) gets its
+  // rate per SM and clock, recorded as a measured minimum (record_writer.cpp).
+  const bool cited = peak_table_for(dev.arch()).find(peak) != nullptr;
   MmaSetup<Op> setup(dev);
   const Sweep& s = sweep_for<Op>(ctx, setup);
-  const int trips = setup.calibrate(dev, s.best_warps, s.best_ilp, ctx.quick ? 0.5 : 2.0);
+  const int trips = setup.calibrate(dev, s.best_warps, s.best_ilp, kLaunchTargetMs);
   const auto k = kernel_for_ilp<Op>(s.best_ilp);
   Work work;
-  work.peak_id = peak;
+  if (cited) {
+    work.peak_id = peak;
+  } else {
+    work.unit = Op::kInteger ? "op/s" : "FLOP/s";
+  }
   work.units_per_launch = static_cast<double>(dev.sm_count) * s.best_warps * trips * kSteps * s.best_ilp * Op::kFlop;
   work.sms_used = dev.sm_count;
   work.method = fmt::format("best point of the warps x ILP sweep: {} warps per SM x ILP {} (one block per SM, {} "
-                            "trips x {} steps), random A/B per lane; PTX {}",
+                            "trips x {} steps), random A/B per lane, own A/B registers per chain; PTX {}",
                             s.best_warps, s.best_ilp, trips, kSteps, Op::kPtx);
   Measurement m = measure_throughput(
       ctx, work, [&](long long* stamps) { k<<<dev.sm_count, 32 * s.best_warps>>>(setup.ab.get(), trips, 0u, setup.sink.get(), stamps); },
       throughput_options(ctx));
   m.matrices.push_back(s.matrix);
   if (!s.unlaunchable.empty()) m.note("unlaunchable_points", s.unlaunchable + " (too many registers; 0 in the matrix)");
+  if (!cited) {
+    express_per_sm_clock(m, dev.sm_count, Op::kInteger ? "op/clk/SM" : "FLOP/clk/SM");
+    m.note("peak_entry", fmt::format("none: {} has no '{}' entry in {} (no public rate); the value is judged "
+                                     "against a measured minimum", dev.arch(), peak, peak_table_dir()));
+  }
   if (dev.cc() == 90 && Op::kPeak90[0] != '\0')
     m.note("lowering", fmt::format("on sm_90 ptxas lowers this instruction to f16 HMMA (HMMA.SP when sparse); held to peak entry '{}'", peak));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(k), dev.arch()));

@@ -3,17 +3,20 @@
 // hits (one SM), as a fraction of the cited bytes per clock per SM (peak
 // entries "smem" and "l1").
 //
-// Method: each thread owns one 16-byte column of a 16-slot array (slot s of
+// Method: each thread owns one 16-byte column of a 16-slot (12 for ld.shared) array (slot s of
 // thread t at (s * threads + t) * 16 B, so a warp's access is 512 contiguous
 // bytes: conflict-free, four 128-byte wavefronts). Every loop trip accesses
-// eight consecutive slots starting at slot (trip mod 8), all at immediate
+// eight consecutive slots starting at slot (trip mod 8, or 4), all at immediate
 // offsets from one pointer, so the timed loop is eight 128-bit memory
 // instructions, their consumers and two address instructions; the slot window
 // moves each trip, so nothing is loop-invariant. Loaded words are folded with
-// XOR into a value stored at the end; stored words depend on the trip and are
+// XOR (ld.shared: summed) into a value stored at the end; stored words depend on the trip and are
 // read back after a barrier, so neither is dead. L1: one block on one SM over
 // a 16 x 512 x 16 B = 128 KiB buffer with ld.global.ca, after an untimed pass
-// has filled L1 (the kernel asks for the largest L1 carve-out).
+// has filled L1 (the kernel asks for the largest L1 carve-out). Each launch
+// is timed inside the kernel: %globaltimer from the first block's loop start
+// to the last block's loop end (one wave of equal blocks), so the fill and the
+// launch's fixed cost are not counted.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,7 +32,6 @@
 namespace gpuconform::kernels {
 namespace {
 
-constexpr int kSlots = 16;
 constexpr int kWindow = 8;  // slots accessed per trip
 
 enum class Access { shared_load, shared_store, l1_load, ldmatrix_x4, ldmatrix_x4_trans, stmatrix_x4 };
@@ -78,8 +80,17 @@ __device__ __forceinline__ uint4 ld_global_ca16(const uint4* p) {
 
 // Threads per block: a compile-time constant, so that every access of a trip
 // is an immediate offset from one address (no per-access address arithmetic).
+//
+// ld.shared.v4 runs 512 x 2 blocks per SM (32 warps) over 12 slots and sums
+// with four independent adds: on an H100 (GPU-6b820e26, 2026-11-26,
+// tools/device/shared_variants.cu) that shape read 0.9956 of 128 B/clk/SM,
+// the 256 x 3 shape with XOR folding 0.9941 and with adds 0.9913.
 template <Access A>
-constexpr unsigned kBlock = A == Access::l1_load ? 512 : 256;
+constexpr unsigned kBlock = A == Access::l1_load || A == Access::shared_load ? 512 : 256;
+// Slots per thread: 16 (window start moves over 8 positions) or, for 512-thread
+// loads, 12 (over 4), so that two blocks fit in an SM's shared memory.
+template <Access A>
+constexpr int kSlots = A == Access::shared_load ? 12 : 16;
 
 // Dynamic shared memory: kSlots x kBlock x 16 B (shared variants only).
 template <Access A>
@@ -90,7 +101,7 @@ __global__ void __launch_bounds__(kBlock<A>) onchip_kernel(const uint4* global, 
   const unsigned t = threadIdx.x;
   if constexpr (A != Access::l1_load) {
     // Fill shared memory with the thread's random words (never zeros).
-    for (int s = 0; s < kSlots; ++s) smem[s * n + t] = global[(blockIdx.x * kSlots + s) * n + t];
+    for (int s = 0; s < kSlots<A>; ++s) smem[s * n + t] = global[(blockIdx.x * kSlots<A> + s) * n + t];
     __syncthreads();
   }
   const unsigned smem_base = static_cast<unsigned>(__cvta_generic_to_shared(smem)) + t * 16u;
@@ -99,7 +110,8 @@ __global__ void __launch_bounds__(kBlock<A>) onchip_kernel(const uint4* global, 
   const GcStamp begin = gc_stamp_now();
 #pragma unroll 1
   for (int trip = 0; trip < trips; ++trip) {
-    const unsigned first = static_cast<unsigned>(trip) & (kWindow - 1);
+    constexpr unsigned kStarts = kSlots<A> - kWindow >= 8 ? 8 : 4;  // a power of two <= slots - window + 1
+    const unsigned first = static_cast<unsigned>(trip) & (kStarts - 1);
     if constexpr (A == Access::l1_load) {
       const uint4* p = global + first * n + t;
       uint4 v[kWindow];
@@ -117,7 +129,13 @@ __global__ void __launch_bounds__(kBlock<A>) onchip_kernel(const uint4* global, 
           else v[k] = ldmatrix16<A == Access::ldmatrix_x4_trans>(addr + k * slot_bytes);
         }
 #pragma unroll
-        for (int k = 0; k < kWindow; ++k) { acc.x ^= v[k].x ^ v[k].y; acc.y ^= v[k].z ^ v[k].w; }
+        for (int k = 0; k < kWindow; ++k) {
+          if constexpr (A == Access::shared_load) {
+            acc.x += v[k].x; acc.y += v[k].y; acc.z += v[k].z; acc.w += v[k].w;
+          } else {
+            acc.x ^= v[k].x ^ v[k].y; acc.y ^= v[k].z ^ v[k].w;
+          }
+        }
       } else {
         const uint4 w = make_uint4(acc.x + trip, acc.y, acc.z, acc.w);
 #pragma unroll
@@ -128,10 +146,11 @@ __global__ void __launch_bounds__(kBlock<A>) onchip_kernel(const uint4* global, 
       }
     }
   }
+  __syncthreads();  // every warp's loop is over: the block's span ends here
   gc_stamp_store(stamps, begin);
+  gc_span_store(stamps, begin);
   if constexpr (A == Access::shared_store || A == Access::stmatrix_x4) {
-    __syncthreads();
-    acc = smem[((t + 1) % n) + n * (kSlots - 1)];  // another thread's stores are read: they are observable
+    acc = smem[((t + 1) % n) + n * (kSlots<A> - 1)];  // another thread's stores are read: they are observable
   }
   sink[blockIdx.x * static_cast<std::size_t>(n) + t] = acc;
 }
@@ -155,7 +174,7 @@ Measurement measure_onchip(const ProbeContext& ctx) {
   require_peak(ctx, peak_id);
   const DeviceInfo& dev = ctx.device;
   const int threads = static_cast<int>(kBlock<A>);
-  const std::size_t smem_bytes = kL1 ? 0 : static_cast<std::size_t>(kSlots) * threads * sizeof(uint4);
+  const std::size_t smem_bytes = kL1 ? 0 : static_cast<std::size_t>(kSlots<A>) * threads * sizeof(uint4);
   const auto kernel = onchip_kernel<A>;
   if (smem_bytes > 48 * 1024)
     GC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes)));
@@ -168,7 +187,7 @@ Measurement measure_onchip(const ProbeContext& ctx) {
   }
   const int grid = kL1 ? 1 : blocks_per_sm * dev.sm_count;
   const int sms = kL1 ? 1 : dev.sm_count;
-  const std::size_t words = static_cast<std::size_t>(kL1 ? 1 : grid) * kSlots * threads;  // uint4 per source buffer
+  const std::size_t words = static_cast<std::size_t>(kL1 ? 1 : grid) * kSlots<A> * threads;  // uint4 per source buffer
   DeviceBuffer<uint4> source(words);
   fill_random(reinterpret_cast<std::uint64_t*>(source.get()), words * 2, 0x6f6e63686970u);
   DeviceBuffer<uint4> sink(static_cast<std::size_t>(grid) * threads);
@@ -176,17 +195,16 @@ Measurement measure_onchip(const ProbeContext& ctx) {
   auto run = [&](int trips, long long* stamps) {
     kernel<<<grid, threads, smem_bytes>>>(source.get(), trips, sink.get(), stamps);
   };
-  // Calibrate: about 2 ms per launch (0.5 ms quick).
-  const int probe_trips = 256;
-  run(probe_trips, nullptr);
-  const auto probe_ms = time_launches_ms([&] { run(probe_trips, nullptr); }, 0, 3);
-  const double per_trip = std::max(1e-7, *std::min_element(probe_ms.begin(), probe_ms.end()) / probe_trips);
-  const int trips = static_cast<int>(std::clamp((ctx.quick ? 0.5 : 2.0) / per_trip, 256.0, 1e8));
+  const int trips = calibrate_trips([&](int t) { run(t, nullptr); }, kLaunchTargetMs, 256);
 
   Work work;
   work.peak_id = peak_id;
   work.units_per_launch = static_cast<double>(grid) * threads * trips * kWindow * sizeof(uint4);
   work.sms_used = sms;
+  // One wave of equal blocks: the span of their loops, without the fill of
+  // shared memory before them or the launch's fixed cost (the pipe's cycles,
+  // counted inside the kernel).
+  work.time_by_stamps = true;
   work.method = fmt::format("{} block(s) x {} threads on {} SM(s), {} x {} conflict-free 16 B {} per thread; "
                             "random non-zero data", grid, threads, sms, trips, kWindow,
                             access_name(A));

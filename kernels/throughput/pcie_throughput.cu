@@ -56,10 +56,11 @@ Measurement measure_pcie(const ProbeContext& ctx) {
   // The host can only slow a copy down (other DMA, interrupts, IOMMU misses): in one
   // of nine runs on three H100 hosts most copies ran at 0.56 of the link and the
   // rest at 0.87 (2026-11-25). The link is judged on the faster half of its copies.
+  const std::size_t copies = m.samples.size();
   std::sort(m.samples.begin(), m.samples.end(), std::greater<double>());
   m.samples.resize((m.samples.size() + 1) / 2);
   m.value = median(m.samples);
-  m.note("statistic", fmt::format("median of the faster {} of {} copies", m.samples.size(), options.repeats));
+  m.note("statistic", fmt::format("median of the faster {} of {} copies", m.samples.size(), copies));
   const PcieLink link = read_pcie_link(dev.pci_bus_id);
   if (link.gts <= 0 || link.width <= 0)
     throw ProbeSkipped(fmt::format("cannot read the link speed and width of {} from sysfs", dev.pci_bus_id));

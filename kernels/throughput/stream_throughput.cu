@@ -1,207 +1,321 @@
 // Streaming bandwidth of device memory (HBM/GDDR) and L2: read, write, copy
-// and triad, and the cache operators of ld/st, from one generic kernel
-// parametrised by the access pattern and the PTX cache operator.
+// and triad, and the cache operators of ld/st, from one generic kernel per
+// grid shape, parametrised by the access pattern, the PTX cache operator, the
+// access width and the accesses per thread.
 //
-// Method (as the original throughput.hbm.read): resident blocks on every SM
-// stream the buffers with 16-byte accesses, four independent accesses in
-// flight per thread, grid-stride. HBM buffers are eight times the L2 (at
-// least 2 GiB each, so launch overhead stays under 1%), read once per launch; the peak is the device's own
-// 2 x memory clock x bus bytes (double data rate on the full bus). L2 probes
-// stream a footprint of a quarter of the L2 (inside one partition's share on
-// Hopper's two-partition L2) many times with .cg (L2 only, no L1) and have no
-// public peak: their expectation is a measured minimum. Data are random and
-// non-zero; read results feed a sum stored only on an impossible condition.
-// Bytes counted: what the kernel reads plus what it writes (full-sector
-// writes need no read for ownership).
+// Method (issue 18; ../shared/research/limits.md has the measurements behind it):
+//
+// - Device memory: a "flat" grid, as gpu-stream's kernels that reach 0.98 of
+//   the peak on the same boards: one 16 B access per thread (four 16 B loads
+//   for reads), no grid-stride loop, 1024-thread blocks, one block per 1024
+//   accesses' worth of elements. Each
+//   launch covers every array `passes` times (grid.y = passes), so that it
+//   lasts at least kLaunchTargetMs at the peak: the suite's earlier 0.35 ms
+//   launches lost 1-2.5 % to the launch and its ramp. Arrays of 4 GiB (at least
+//   eight times the L2; smaller only when the device lacks the memory): no pass
+//   finds the previous pass's data in the L2. The peak is the device's own
+//   2 x memory clock x bus bytes (double data rate on the full bus).
+// - L2: a resident grid (blocks per SM from the occupancy calculator) cycles
+//   through a footprint of a quarter of the L2 (inside one partition's share
+//   on Hopper's two-partition L2), one contiguous chunk per block and step,
+//   with .cg (L2 only, no L1), 4-byte accesses, four independent loads in
+//   flight per thread: on an H100 (GPU-d9b2911a, 2026-11-26,
+//   tools/device/stream_variants.cu) 4 B x 4 read 11.26 TB/s from a quarter
+//   of the L2, 4 B x 8 10.13, 8 B x 4 9.29 and 16 B loads at most 8.5. Launches
+//   of at least kLaunchTargetMs (calibrate_trips). No public peak: the
+//   expectation is a measured minimum.
+//
+// Data are random and non-zero; read results feed a sum stored only on an
+// impossible condition. Bytes counted: what the kernel reads plus what it
+// writes, as STREAM counts them (full-sector writes need no read for
+// ownership), e.g. triad = 2 arrays read + 1 written.
+//
+// The shapes are switched in one place (HbmShape, L2Shape below);
+// tools/device/stream_variants.cu measures the alternatives on a GPU node.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 #include "common/clock_stamps.cuh"
 #include "common/fill.cuh"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/sampling.hpp"
 #include "gpuconform/sass.hpp"
 #include "gpuconform/throughput.hpp"
-#include "gpuconform/timing.hpp"
+#include "throughput/stream_access.cuh"
 
 namespace gpuconform::kernels {
 namespace {
 
-// 1024 threads per block: on an H100 (2026-11-25, tools/device/stream_variants.cu)
-// 1024 x 2 blocks per SM read HBM at 0.925 of peak, 512 x 4 at 0.916, and L2 at
-// 7.73 against 7.59 TB/s; the loads in flight per thread (4, 8, 16) changed nothing.
+using namespace gpuconform::stream;  // NOLINT: the access vocabulary of this file
+
+// flat: one block per kThreads x per_thread elements and per pass, no loop;
+// resident: as many blocks as fit at once, each thread cycling through the
+// footprint with per_thread accesses in flight.
+enum class Shape { flat, resident };
+
+// 1024-thread blocks for both shapes: gpu-stream's shape for the flat grid; for
+// the resident one an H100 (2026-11-25) read HBM at 0.925 of peak with 1024 x 2
+// blocks per SM against 0.916 with 512 x 4, and L2 at 7.73 against 7.59 TB/s.
 constexpr int kThreads = 1024;
-constexpr int kUnroll = 4;
 
-enum class Pattern { read, write, copy, triad };
-enum class Ld { ca, cg, cs, lu, cv };
-enum class St { wb, cg, cs, wt };
+// ---- The shapes: everything the lead may switch after a stream_variants run ----
+struct HbmShape {
+  static constexpr bool on_l2 = false;
+  static constexpr Shape shape = Shape::flat;
+  static constexpr int width = 16;      // bytes per access: 4, 8 or 16
+  // flat: accesses per thread (resident: accesses in flight per thread). Reads
+  // take four 16 B loads a thread, writes, copies and triads one access: on an
+  // H200 (GPU-717f66b6, 2026-11-26, stream_variants.cu) one 16 B load a thread
+  // read 0.851 of the peak and four 0.963 (H100 GPU-d9b2911a: 0.957 and
+  // 0.957), while four a thread copied at 0.882 against 0.912 (H100).
+  static constexpr int per_thread(Pattern p) { return p == Pattern::read ? 4 : 1; }
+  static constexpr int max_per_thread = 4;
+  static constexpr std::size_t array_bytes = std::size_t(4) << 30;  // per array, when the device has the memory
+};
+struct L2Shape {
+  static constexpr bool on_l2 = true;
+  static constexpr Shape shape = Shape::resident;
+  static constexpr int width = 4;
+  static constexpr int per_thread(Pattern) { return 4; }
+  static constexpr int max_per_thread = 4;
+  static constexpr int footprint_divisor = 4;  // footprint = L2 / 4
+};
+// The cache operators of hbm.read/write/copy/triad (the .ca/.cg/... variants
+// name theirs). ptxas 13.0 for sm_90a: ld.global.cs -> LDG.E.EF (evict-first),
+// plain ld.global -> LDG.E, ld.global.cg -> LDG.E.STRONG.GPU; plain st.global ->
+// STG.E, st.global.wb -> STG.E.STRONG.SM (not the plain store, although the PTX
+// manual calls .wb the default), st.global.cs -> STG.E.EF. Plain loads and
+// stores, as a C++ kernel has: on an H100 (GPU-d9b2911a, 2026-11-26,
+// stream_variants.cu, 16 B flat, 8 passes) copy and triad reached 0.911 and
+// 0.921 of the peak so, and 0.896 and 0.901 with .cs loads and plain stores
+// (evict-first loads beside normal stores); reads and writes alone read 0.957
+// and wrote 0.987 with any operator.
+constexpr Ld kHbmLoad = Ld::def;
+constexpr St kHbmStore = St::def;
+// Untimed device-memory streaming before the first timed launch (timing.hpp:
+// an H200 read its HBM at 0.82 of peak for its first few ms).
+constexpr double kHbmWarmupMs = 50;
 
-#define GC_LD16(op, v, p)                                                                         \
-  asm volatile("ld.global." op ".v4.f32 {%0, %1, %2, %3}, [%4];"                                   \
-               : "=f"((v).x), "=f"((v).y), "=f"((v).z), "=f"((v).w) : "l"(p) : "memory")
-#define GC_ST16(op, p, v)                                                                         \
-  asm volatile("st.global." op ".v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(p), "f"((v).x), "f"((v).y), \
-               "f"((v).z), "f"((v).w) : "memory")
-
-template <Ld L>
-__device__ __forceinline__ float4 load16(const float4* p) {
-  float4 v;
-  if constexpr (L == Ld::ca) GC_LD16("ca", v, p);
-  else if constexpr (L == Ld::cg) GC_LD16("cg", v, p);
-  else if constexpr (L == Ld::cs) GC_LD16("cs", v, p);
-  else if constexpr (L == Ld::lu) GC_LD16("lu", v, p);
-  else GC_LD16("cv", v, p);
-  return v;
+// Flat grid: block (x, y) handles elements [x * kThreads * U, (x + 1) * kThreads * U)
+// in pass y, thread t the elements t + u * kThreads of them (coalesced), so a
+// launch of gridDim.y passes is gridDim.y sweeps in block order with no loop and
+// no division. No clock stamps: block 0 runs for microseconds, too short for
+// %globaltimer, so the harness measures the clock with its spinning kernel.
+template <Pattern P, Ld L, St S, int W, int U>
+__global__ void __launch_bounds__(kThreads) stream_flat(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, float scale,
+                                                        unsigned sink_key, float* sink) {
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * (kThreads * U) + threadIdx.x;
+  std::size_t at[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) at[u] = first + static_cast<std::size_t>(u) * kThreads;
+  // Writes store a per-thread, per-pass non-zero value.
+  const float base = 1.0f + static_cast<float>(threadIdx.x) + scale * static_cast<float>(blockIdx.y);
+  float acc = 0;
+  stream_step<P, L, S, U>(a, b, c, at, scale, base, acc);
+  if (P == Pattern::read && __float_as_uint(acc) == sink_key) *sink = acc;  // practically never true; keeps the loads live
 }
 
-template <St S>
-__device__ __forceinline__ void store16(float4* p, float4 v) {
-  if constexpr (S == St::wb) GC_ST16("wb", p, v);
-  else if constexpr (S == St::cg) GC_ST16("cg", p, v);
-  else if constexpr (S == St::cs) GC_ST16("cs", p, v);
-  else GC_ST16("wt", p, v);
-}
-
-__device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
-
-// `passes` sweeps over `count` float4 elements. The loads of one group of
-// kUnroll (each predicated on the bound, so that a footprint of only a few
-// grid strides, as in the L2 probes, still keeps kUnroll in flight) are
-// issued before any is used.
-template <Pattern P, Ld L, St S>
-__global__ void __launch_bounds__(kThreads) stream_kernel(const float4* a, const float4* b, float4* c,
-                                                          std::size_t count, int passes, float scale,
-                                                          unsigned sink_key, float* sink, long long* stamps) {
+// Resident grid: the footprint is a ring of chunks of kThreads x U elements;
+// block i takes chunks i, i + G, i + 2G, ... (G = blocks of the grid) modulo
+// `chunks`, one per step, thread t the elements t + u * kThreads of it: U
+// accesses in flight per thread however few elements per thread the footprint
+// holds (a quarter of an L2 is 3 float4 per thread of a full H100 grid), and
+// the wrap costs one compare per step, not one per access (the offsets within
+// a chunk are immediates of the loads).
+template <Pattern P, Ld L, St S, int W, int U>
+__global__ void __launch_bounds__(kThreads) stream_resident(const Vec<W>* a, const Vec<W>* b, Vec<W>* c,
+                                                            unsigned chunks, unsigned groups, float scale,
+                                                            unsigned sink_key, float* sink, long long* stamps) {
   const GcStamp begin = gc_stamp_now();
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const unsigned step = gridDim.x % chunks;
+  unsigned k = blockIdx.x % chunks;
+  float base = 1.0f + static_cast<float>(threadIdx.x);
   float acc = 0;
 #pragma unroll 1
-  for (int pass = 0; pass < passes; ++pass) {
-    // Writes store a per-thread, per-pass non-zero value.
-    const float base = 1.0f + static_cast<float>(first & 1023) + scale * static_cast<float>(pass);
-    const float4 fill = make_float4(base, base + 0.25f, base + 0.5f, base + 0.75f);
-    for (std::size_t i = first; i < count; i += kUnroll * stride) {
-      bool in[kUnroll];
+  for (unsigned g = 0; g < groups; ++g) {
+    const std::size_t first = static_cast<std::size_t>(k) * (kThreads * U) + threadIdx.x;
+    std::size_t at[U];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) in[u] = i + u * stride < count;
-      // All loads of the step first, then their consumers and the stores:
-      // volatile asm keeps program order, so a store placed between two
-      // loads would hold the second one back until the first returned.
-      float4 x[kUnroll], y[kUnroll];
-      if constexpr (P != Pattern::write) {
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u)
-          if (in[u]) x[u] = load16<L>(a + i + u * stride);
-      }
-      if constexpr (P == Pattern::triad) {
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u)
-          if (in[u]) y[u] = load16<L>(b + i + u * stride);
-      }
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if (!in[u]) continue;
-        if constexpr (P == Pattern::read) {
-          acc += sum4(x[u]);
-        } else if constexpr (P == Pattern::write) {
-          store16<S>(c + i + u * stride, fill);
-        } else if constexpr (P == Pattern::copy) {
-          store16<S>(c + i + u * stride, x[u]);
-        } else {
-          store16<S>(c + i + u * stride, make_float4(x[u].x + scale * y[u].x, x[u].y + scale * y[u].y,
-                                                     x[u].z + scale * y[u].z, x[u].w + scale * y[u].w));
-        }
-      }
-    }
+    for (int u = 0; u < U; ++u) at[u] = first + static_cast<std::size_t>(u) * kThreads;
+    stream_step<P, L, S, U>(a, b, c, at, scale, base, acc);
+    k += step;
+    if (k >= chunks) k -= chunks;
+    base += scale;
   }
   gc_stamp_store(stamps, begin);
-  if (__float_as_uint(acc) == sink_key) *sink = acc;  // practically never true; keeps the loads live
+  if (P == Pattern::read && __float_as_uint(acc) == sink_key) *sink = acc;
 }
 
 int arrays_read(Pattern p) { return p == Pattern::read || p == Pattern::copy ? 1 : p == Pattern::triad ? 2 : 0; }
 int arrays_written(Pattern p) { return p == Pattern::read ? 0 : 1; }
+const char* ld_name(Ld l) {
+  constexpr const char* names[] = {"ld.global", "ld.global.ca", "ld.global.cg", "ld.global.cs", "ld.global.lu",
+                                   "ld.global.cv"};
+  return names[static_cast<int>(l)];
+}
+const char* st_name(St s) {
+  constexpr const char* names[] = {"st.global", "st.global.wb", "st.global.cg", "st.global.cs", "st.global.wt"};
+  return names[static_cast<int>(s)];
+}
 
-template <Pattern P, Ld L, St S, bool OnL2>
+// Bytes per device-memory array: Shape::array_bytes, or less when `arrays` of
+// them would take more than 80 % of the free memory, never below eight times
+// the L2; a multiple of 2 MiB (whole flat blocks of any width x per_thread).
+template <class Shape_>
+std::size_t hbm_array_bytes(const DeviceInfo& dev, int arrays) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::size_t fits = static_cast<std::size_t>(0.8 * static_cast<double>(free_bytes)) / std::max(1, arrays);
+  std::size_t bytes = std::min(Shape_::array_bytes, fits);
+  bytes = std::max(bytes, 8 * static_cast<std::size_t>(dev.l2_bytes));
+  constexpr std::size_t kGrain = std::size_t(2) << 20;
+  static_assert(kGrain % (std::size_t(kThreads) * Shape_::max_per_thread * Shape_::width) == 0,
+                "flat blocks must tile");
+  return bytes / kGrain * kGrain;
+}
+
+template <Pattern P, Ld L, St S, class Cfg>
 Measurement measure_stream(const ProbeContext& ctx) {
+  constexpr int W = Cfg::width, U = Cfg::per_thread(P);
+  using T = Vec<W>;
   const DeviceInfo& dev = ctx.device;
-  if (!OnL2 && (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0))
+  if (!Cfg::on_l2 && (dev.mem_clock_khz <= 0 || dev.mem_bus_width_bits <= 0))
     throw ProbeSkipped("the device reports no memory clock or bus width, so no peak can be derived");
-  if (OnL2 && dev.l2_bytes <= 0) throw ProbeSkipped("the device reports no L2 size");
-  const std::size_t bytes = OnL2 ? static_cast<std::size_t>(dev.l2_bytes) / 4
-                                 : std::max<std::size_t>(std::size_t(2) << 30, 8 * static_cast<std::size_t>(dev.l2_bytes));
-  const std::size_t count = bytes / sizeof(float4);
-  const int n_in = arrays_read(P), n_out = arrays_written(P);
-  DeviceBuffer<float4> a(n_in >= 1 ? count : 0), b(n_in >= 2 ? count : 0), c(n_out ? count : 0);
+  if (Cfg::on_l2 && dev.l2_bytes <= 0) throw ProbeSkipped("the device reports no L2 size");
+  const int n_in = arrays_read(P), n_out = arrays_written(P), n_arrays = n_in + n_out;
+
+  std::size_t bytes = 0;  // per array
+  if constexpr (Cfg::on_l2) {
+    // Whole chunks of kThreads x U accesses (both shapes): 16-128 KiB.
+    bytes = static_cast<std::size_t>(dev.l2_bytes) / L2Shape::footprint_divisor;
+    bytes -= bytes % (std::size_t(kThreads) * U * W);
+  } else {
+    bytes = hbm_array_bytes<Cfg>(dev, n_arrays);
+  }
+  const std::size_t count = bytes / W;
+  if (count < std::size_t(kThreads) * U) throw ProbeSkipped("the footprint is smaller than one block's accesses");
+  DeviceBuffer<T> a(n_in >= 1 ? count : 0), b(n_in >= 2 ? count : 0), c(n_out ? count : 0);
   DeviceBuffer<float> sink(1);
   if (n_in >= 1) fill_random(reinterpret_cast<std::uint64_t*>(a.get()), bytes / 8, 0x6770756366u);
   if (n_in >= 2) fill_random(reinterpret_cast<std::uint64_t*>(b.get()), bytes / 8, 0x7472696164u);
   if (n_out) fill_random(reinterpret_cast<std::uint64_t*>(c.get()), bytes / 8, 0x77726974u);
-
-  int blocks_per_sm = 0;
-  GC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, stream_kernel<P, L, S>, kThreads, 0));
-  const int grid = std::max(1, blocks_per_sm) * dev.sm_count;
-  // L2: enough passes for about 2 ms at 10 TB/s (0.5 ms quick).
-  const int passes = OnL2 ? std::max(4, static_cast<int>((ctx.quick ? 5e9 : 2e10) / static_cast<double>(bytes))) : 1;
   const float scale = 0.5f;
-  auto launch = [&](long long* stamps) {
-    stream_kernel<P, L, S><<<grid, kThreads>>>(a.get(), b.get(), c.get(), count, passes, scale, 0x7F7FFFFFu,
-                                               sink.get(), stamps);
-  };
+  const unsigned key = 0x7F7FFFFFu;
+
+  // Device memory: passes for kLaunchTargetMs at the peak (a launch at any
+  // lower rate lasts longer); computed rather than calibrated, so that every
+  // run on a board times the same launch, and so that the first launches, at
+  // the cold rate, do not size it. L2 has no peak: calibrate_trips.
+  const double peak = Cfg::on_l2 ? 0 : 2.0 * dev.mem_clock_khz * 1e3 * (dev.mem_bus_width_bits / 8.0);
+  const int hbm_passes =
+      Cfg::on_l2 ? 0
+                 : std::max(1, static_cast<int>(std::ceil(kLaunchTargetMs * 1e-3 * peak /
+                                                          (static_cast<double>(bytes) * n_arrays))));
   Work work;
-  work.units_per_launch = static_cast<double>(bytes) * (n_in + n_out) * passes;
+  std::string grid_text;
+  StampedLaunch launch;
+  const void* kernel = nullptr;
+  double passes_per_launch = 0;
+  if constexpr (Cfg::shape == Shape::flat) {
+    kernel = reinterpret_cast<const void*>(&stream_flat<P, L, S, W, U>);
+    const std::size_t blocks_per_pass = count / (std::size_t(kThreads) * U);
+    if (blocks_per_pass > 0x7FFFFFFFu) throw ProbeSkipped("the array needs more blocks than a grid dimension holds");
+    auto run = [=, &a, &b, &c, &sink](int passes) {
+      stream_flat<P, L, S, W, U><<<dim3(static_cast<unsigned>(blocks_per_pass), static_cast<unsigned>(passes)),
+                                   kThreads>>>(a.get(), b.get(), c.get(), scale, key, sink.get());
+    };
+    // grid.y caps the passes at 65535: ample (an L2 quarter of 12 MiB at 10 TB/s needs ~4100 for 5 ms).
+    const int passes = Cfg::on_l2 ? calibrate_trips(run, kLaunchTargetMs, 1, 65535) : std::min(hbm_passes, 65535);
+    launch = [run, passes](long long*) { run(passes); };
+    passes_per_launch = passes;
+    grid_text = fmt::format("flat grid: {} blocks x {} threads per pass x {} passes (grid.y), {} x {} B per thread, "
+                            "no loop",
+                            blocks_per_pass, kThreads, passes, U, W);
+  } else {
+    kernel = reinterpret_cast<const void*>(&stream_resident<P, L, S, W, U>);
+    const std::size_t chunks = count / (std::size_t(kThreads) * U);
+    if (chunks >= (std::size_t(1) << 31)) throw ProbeSkipped("the resident kernel indexes fewer than 2^31 chunks");
+    int blocks_per_sm = 0;
+    GC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, stream_resident<P, L, S, W, U>,
+                                                                kThreads, 0));
+    const int grid = std::max(1, blocks_per_sm) * dev.sm_count;
+    auto run = [=, &a, &b, &c, &sink](int groups, long long* stamps) {
+      stream_resident<P, L, S, W, U><<<grid, kThreads>>>(a.get(), b.get(), c.get(), static_cast<unsigned>(chunks),
+                                                         static_cast<unsigned>(groups), scale, key, sink.get(), stamps);
+    };
+    // Steps (one chunk per block each) for one pass over the footprint.
+    const int one_pass = std::max(1, static_cast<int>((chunks + grid - 1) / grid));
+    const int groups = Cfg::on_l2 ? calibrate_trips([&](int g) { run(g, nullptr); }, kLaunchTargetMs, one_pass)
+                                  : hbm_passes * one_pass;
+    launch = [run, groups](long long* stamps) { run(groups, stamps); };
+    passes_per_launch = static_cast<double>(groups) * grid / static_cast<double>(chunks);
+    grid_text = fmt::format("resident grid: {} blocks x {} threads ({} per SM), {} x {} B accesses in flight per "
+                            "thread, {} steps of one {} KiB chunk per block through a ring of {} chunks",
+                            grid, kThreads, blocks_per_sm, U, W, groups, kThreads * U * W / 1024, chunks);
+  }
+  work.units_per_launch = static_cast<double>(bytes) * n_arrays * passes_per_launch;
   work.sms_used = dev.sm_count;
   work.unit = "B/s";
-  work.method = fmt::format("{} MiB x {} array(s) read + {} written, {} pass(es), 16 B accesses, {} in flight per "
-                            "thread, {} blocks x {} threads; random non-zero data",
-                            bytes >> 20, n_in, n_out, passes, kUnroll, grid, kThreads);
-  if (!OnL2) {
+  const std::string ops = P == Pattern::read    ? ld_name(L)
+                          : P == Pattern::write ? st_name(S)
+                                                : fmt::format("{} / {}", ld_name(L), st_name(S));
+  work.method = fmt::format("{} MiB{} x {} array(s) read + {} written, {:.4g} passes per launch (>= {} ms{}); {}; {}; "
+                            "random non-zero data; bytes = all reads + writes",
+                            bytes >> 20, Cfg::on_l2 ? fmt::format(" (1/{} of the L2)", L2Shape::footprint_divisor) : "",
+                            n_in, n_out, passes_per_launch, kLaunchTargetMs, Cfg::on_l2 ? ", calibrated" : " at the peak",
+                            grid_text, ops);
+  if (!Cfg::on_l2) {
     const double bus_bytes = dev.mem_bus_width_bits / 8.0;
-    work.device_peak = 2.0 * dev.mem_clock_khz * 1e3 * bus_bytes;
+    work.device_peak = peak;
     work.device_peak_formula = fmt::format("2 x {:.0f} MHz x {:.0f} B bus", dev.mem_clock_khz / 1e3, bus_bytes);
   }
   ThroughputOptions options = throughput_options(ctx);
-  // Device memory: untimed streaming for 50 ms first (timing.hpp: an H200 ran
-  // at 0.82 of peak for its first few ms); the L2 passes are long enough already.
-  options.warmup = OnL2 ? 1 : warmup_launches_for([&] { launch(nullptr); }, 50.0);
+  // Device memory: untimed streaming first; the L2 needs none.
+  if (!Cfg::on_l2) options.policy.min_warmup_ms = kHbmWarmupMs;
   Measurement m = measure_throughput(ctx, work, launch, options);
-  m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&stream_kernel<P, L, S>), dev.arch()));
+  m.note("sass", sass::timed_region_note(kernel, dev.arch()));
   return m;
 }
 
 const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
 const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
 
-#define GC_HBM(id, P, L, S, what)                                                                     \
-  Probe{"throughput.hbm." id, Family::throughput,                                                     \
-        "device-memory " what " bandwidth as a fraction of 2 x memory clock x bus width", {75}, kFraction, \
-        &measure_stream<Pattern::P, Ld::L, St::S, false>}
+// Summaries: "device-memory <what> bandwidth as a fraction of 2 x memory clock x bus width".
+std::string hbm_summary(const std::string& what) {
+  return "device-memory " + what + " bandwidth as a fraction of 2 x memory clock x bus width";
+}
+const std::string kOps = fmt::format("{} loads, {} stores", ld_name(kHbmLoad), st_name(kHbmStore));
+
+#define GC_HBM(id, P, L, S, what) \
+  Probe{"throughput.hbm." id, Family::throughput, hbm_summary(what), {75}, kFraction, \
+        &measure_stream<Pattern::P, L, S, HbmShape>}
 
 const bool kRegistered = [] {
   for (const Probe& p : {
-           // throughput.hbm.read itself stays kernels/bandwidth/hbm_read.cu: its sm_90 entries
-           // were measured with that method; read.cs is this kernel's equivalent, to be
-           // compared with it on a GPU before the two are merged.
-           GC_HBM("write", write, cs, wb, "write (.wb stores)"),
-           GC_HBM("copy", copy, cs, wb, "copy (.cs loads, .wb stores)"),
-           GC_HBM("triad", triad, cs, wb, "triad a = b + s*c (.cs loads, .wb stores)"),
-           GC_HBM("read.ca", read, ca, wb, "read with ld.global.ca"),
-           GC_HBM("read.cg", read, cg, wb, "read with ld.global.cg"),
-           GC_HBM("read.cs", read, cs, wb, "read with ld.global.cs"),
-           GC_HBM("read.lu", read, lu, wb, "read with ld.global.lu"),
-           GC_HBM("read.cv", read, cv, wb, "read with ld.global.cv"),
-           GC_HBM("write.wb", write, cs, wb, "write with st.global.wb"),
-           GC_HBM("write.cg", write, cs, cg, "write with st.global.cg"),
-           GC_HBM("write.cs", write, cs, cs, "write with st.global.cs"),
-           GC_HBM("write.wt", write, cs, wt, "write with st.global.wt"),
+           // hbm.read keeps the summary of the retired kernels/bandwidth/hbm_read.cu.
+           GC_HBM("read", read, kHbmLoad, kHbmStore, "read"),
+           GC_HBM("write", write, kHbmLoad, kHbmStore, fmt::format("write ({} stores)", st_name(kHbmStore))),
+           GC_HBM("copy", copy, kHbmLoad, kHbmStore, fmt::format("copy ({})", kOps)),
+           GC_HBM("triad", triad, kHbmLoad, kHbmStore, fmt::format("triad a = b + s*c ({})", kOps)),
+           GC_HBM("read.ca", read, Ld::ca, kHbmStore, "read with ld.global.ca"),
+           GC_HBM("read.cg", read, Ld::cg, kHbmStore, "read with ld.global.cg"),
+           GC_HBM("read.cs", read, Ld::cs, kHbmStore, "read with ld.global.cs"),
+           GC_HBM("read.lu", read, Ld::lu, kHbmStore, "read with ld.global.lu"),
+           GC_HBM("read.cv", read, Ld::cv, kHbmStore, "read with ld.global.cv"),
+           GC_HBM("write.wb", write, kHbmLoad, St::wb, "write with st.global.wb"),
+           GC_HBM("write.cg", write, kHbmLoad, St::cg, "write with st.global.cg"),
+           GC_HBM("write.cs", write, kHbmLoad, St::cs, "write with st.global.cs"),
+           GC_HBM("write.wt", write, kHbmLoad, St::wt, "write with st.global.wt"),
            Probe{"throughput.l2.read", Family::throughput,
                  "L2 read bandwidth (.cg loads over a quarter of the L2, all SMs); no public peak: a measured minimum",
-                 {75}, kMin, &measure_stream<Pattern::read, Ld::cg, St::wb, true>},
+                 {75}, kMin, &measure_stream<Pattern::read, Ld::cg, St::wb, L2Shape>},
            Probe{"throughput.l2.write", Family::throughput,
                  "L2 write bandwidth (.cg stores over a quarter of the L2, all SMs); no public peak: a measured minimum",
-                 {75}, kMin, &measure_stream<Pattern::write, Ld::cg, St::cg, true>},
+                 {75}, kMin, &measure_stream<Pattern::write, Ld::cg, St::cg, L2Shape>},
        })
     Registry::instance().add(p);
   return true;

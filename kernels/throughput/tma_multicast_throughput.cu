@@ -133,9 +133,7 @@ Measurement measure_tma_multicast(const ProbeContext& ctx) {
                             "of {} clusters (one warp per CTA, {} stages x {} B, each CTA issuing a 1/{} slice of "
                             "every chunk); value = bytes delivered into shared memory per second",
                             bytes >> 20, Cluster, clusters, kStages, kChunkBytes, Cluster);
-  ThroughputOptions options = throughput_options(ctx);
-  options.warmup = 1;
-  Measurement m = measure_throughput(ctx, work, launch, options);
+  Measurement m = measure_throughput(ctx, work, launch, throughput_options(ctx));
   if (error.download()[0] != 0)
     throw std::runtime_error(fmt::format("an mbarrier of the TMA multicast never completed (cluster of {})", Cluster));
   const double read_rate = m.value / Cluster;

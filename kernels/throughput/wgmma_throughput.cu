@@ -208,12 +208,7 @@ Measurement measure_wgmma_throughput(const ProbeContext& ctx) {
   auto run = [&](const unsigned* pa, const unsigned* pb, int trips, long long* stamps) {
     kernel<<<grid, kThreads>>>(pa, pb, trips, sink.get(), stamps);
   };
-  const int probe_trips = 4;
-  run(a.get(), b.get(), probe_trips, nullptr);
-  GC_CUDA_CHECK_LAUNCH();
-  const auto ms = time_launches_ms([&] { run(a.get(), b.get(), probe_trips, nullptr); }, 0, 2);
-  const double per_trip = std::max(1e-6, *std::min_element(ms.begin(), ms.end()) / probe_trips);
-  const int trips = static_cast<int>(std::clamp((ctx.quick ? 0.5 : 2.0) / per_trip, 4.0, 1e7));
+  const int trips = calibrate_trips([&](int t) { run(a.get(), b.get(), t, nullptr); }, kLaunchTargetMs, 4);
   Work work;
   work.peak_id = V::kPeak;
   work.units_per_launch = static_cast<double>(grid) * kWarpgroups * trips * kSteps * V::kFlop;
@@ -225,7 +220,7 @@ Measurement measure_wgmma_throughput(const ProbeContext& ctx) {
                                      throughput_options(ctx));
   if (AllSms) {
     const Measurement zero = measure_throughput(
-        ctx, work, [&](long long* stamps) { run(za.get(), zb.get(), trips, stamps); }, ThroughputOptions{1, 3});
+        ctx, work, [&](long long* stamps) { run(za.get(), zb.get(), trips, stamps); }, ThroughputOptions{sampling_policy(true)});
     m.note("zero_data_rate", fmt::format("{:.6g} {} = {:.4f} of its peak at {:.0f} MHz (all-zero A and B; random "
                                          "data reach {:.4f} of peak)",
                                          zero.value, zero.unit, zero.value / *zero.peak, zero.sm_clock_mhz,

@@ -64,6 +64,14 @@ json full_test_line() {
   m.value = 0.9;
   m.unit = "TFLOP/s";
   m.samples = {0.9, 0.91, 0.89};
+  Sampling sampling;
+  sampling.interval = median_ci95({0.9, 0.91, 0.89, 0.9, 0.9, 0.91, 0.9, 0.89});
+  sampling.target_rel_half_width = 0.003;
+  sampling.warmup_batches = 2;
+  sampling.warmup_settled = true;
+  sampling.launch_ms = 5.1;
+  sampling.stopped = stop_reason_name(StopReason::kTimeCap);
+  m.sampling = sampling;
   m.peak = 1.0;
   m.peak_formula = "x";
   m.compared = 12;

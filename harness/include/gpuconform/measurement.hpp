@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "gpuconform/sampling.hpp"
+
 namespace gpuconform {
 
 // Curves and maps a probe keeps beside its single value, in one documented
@@ -43,6 +45,7 @@ struct Measurement {
   double value = 0;             // the figure the expectation checks (a median for timed probes)
   std::string unit;             // "cycles", "B/s", "mismatches", ...
   std::vector<double> samples;  // every sample the value was summarised from
+  std::optional<Sampling> sampling;  // throughput probes: the median's interval and why sampling stopped
   // fraction_of_peak: the peak in `unit` derived from this device's own
   // constants and clocks, and the formula in words for the verdict text.
   std::optional<double> peak;

@@ -26,6 +26,7 @@
 #include "gpuconform/measurement.hpp"
 #include "gpuconform/peaks.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/sampling.hpp"
 
 namespace gpuconform {
 
@@ -41,11 +42,18 @@ struct Work {
   double device_peak = 0;       // without peak_id: a peak in `unit` from the device's own constants
   std::string device_peak_formula;
   std::string unit;             // without peak_id: "B/s", "op/s", ...
+  // Time each launch inside the kernel instead of with events: %globaltimer
+  // from the earliest block's loop start to the latest block's loop end
+  // (gc_span_store, kernels/common/clock_stamps.cuh). The set-up before the
+  // loop (filling shared memory) and the launch's fixed cost drop out, so a
+  // per-SM pipe is judged on the time its loops took. Only for kernels whose
+  // blocks all run at once (one wave).
+  bool time_by_stamps = false;
 };
 
+// How the launches are warmed up and sampled: the one policy of sampling.hpp.
 struct ThroughputOptions {
-  int warmup = 2;
-  int repeats = 10;   // event-timed launches; the value is their median
+  SamplingPolicy policy;
 };
 
 // The derived peak of one measurement (pure arithmetic, unit-tested).
@@ -60,15 +68,24 @@ DerivedPeak derive_peak(const PeakEntry& entry, int sms_used, double measured_mh
 // and the file it should be in.
 const PeakEntry& require_peak(const ProbeContext& ctx, const std::string& id);
 
-// Times `launch(stamps)` and fills value (units/s, median), samples, unit,
-// sm_clock_mhz, peak, peak_formula and the notes method, clock_source,
-// peak_entry, peak_at_max_clock and fraction_of_max_clock_peak.
+// Warms up and samples `launch(stamps)` under options.policy (sampling.hpp)
+// and fills value (units/s, median), samples, sampling, unit, sm_clock_mhz,
+// peak, peak_formula and the notes method, clock_source, timing, peak_entry,
+// peak_at_max_clock and fraction_of_max_clock_peak. A launch should last at
+// least kLaunchTargetMs (size it with calibrate_trips).
 using StampedLaunch = std::function<void(long long* stamps)>;
 Measurement measure_throughput(const ProbeContext& ctx, const Work& work, const StampedLaunch& launch,
                                ThroughputOptions options = {});
 
-// Repeats for a probe: `normal`, or fewer under --quick.
+// The sampling policy of the context's run level (standard or quick).
 ThroughputOptions throughput_options(const ProbeContext& ctx);
+
+// Turns a rate per second into a rate per SM and clock (`unit`, e.g.
+// "op/clk/SM"): value, samples and the sampling interval divided by SMs x the
+// SM clock measured during the probe, with a "per_clock" note. For pipes with
+// no cited peak, judged as a measured minimum: per clock, boards that ran at
+// different clocks compare. Throws when no clock was measured.
+void express_per_sm_clock(Measurement& m, int sms_used, const std::string& unit);
 
 // Median in-kernel SM clock (MHz) from stamp quadruples {c0, t0, c1, t1};
 // 0 when no quadruple spans at least `min_ns` of %globaltimer.
