@@ -1,3 +1,4 @@
+#include "gpuconform/throttle_policy.hpp"
 #include "gpuconform/conformance.hpp"
 
 #include <fmt/format.h>
@@ -68,7 +69,7 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
     // --- end SASS check
     verdict = apply_waiver(verdict, expectations.waiver_for(probe.id, device.sku()));
     // Only a judged measurement can be blamed on a disturbance: a CUDA error below stays a failure.
-    result.verdict = downgrade_for_disturbance(verdict, probe.family, *result.disturbance);
+    result.verdict = downgrade_for_disturbance(verdict, probe.family, *result.disturbance, throttle_policy());
   } catch (const ProbeSkipped& skipped) {
     result.verdict = {Outcome::skip, skipped.what()};
   } catch (const CudaError& err) {

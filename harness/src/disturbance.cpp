@@ -28,8 +28,17 @@ bool family_times_things(Family family) {
 
 }  // namespace
 
-Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance) {
+Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance,
+                                  const ThrottlePolicy& policy) {
   if (!disturbance.any() || !family_times_things(family)) return verdict;
+  std::string faults;
+  for (const std::string& event : disturbance.clock_events)
+    if (policy.is_fault(event)) faults += (faults.empty() ? "" : ", ") + event;
+  if (!faults.empty() && verdict.outcome != Outcome::skip)
+    return {Outcome::fail, fmt::format("clock event {} while the probe ran: a fault of the part by the throttle "
+                                       "policy ({}), not how it works; the measurement would {}: {}",
+                                       faults, policy.source, verdict.outcome == Outcome::fail ? "fail" : "pass",
+                                       verdict.reason)};
   const bool failed = verdict.outcome == Outcome::fail;
   const bool shared_pass = verdict.outcome == Outcome::pass && disturbance.shared_gpu;
   if (!failed && !shared_pass) return verdict;

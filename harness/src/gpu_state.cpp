@@ -47,6 +47,12 @@ std::vector<std::string> clock_event_names(unsigned long long mask) {
   return names;
 }
 
+bool clock_event_known(const std::string& name) {
+  for (const auto& e : kClockEvents)
+    if (name == e.name) return true;
+  return false;
+}
+
 // Which clock events make a timing unfair to the part: the throttles, which
 // lower the clocks below what the probe's peak assumes while it runs.
 // sw_power_cap counts although a heavy throughput probe can cause it itself:

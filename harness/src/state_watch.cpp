@@ -90,7 +90,8 @@ struct StateWatch::Impl {
       d.reasons.push_back(fmt::format("another process used the GPU: {}", who));
       d.shared_gpu = true;
     }
-    for (const auto& name : clock_event_names(clock_events)) d.reasons.push_back("clock event: " + name);
+    d.clock_events = clock_event_names(clock_events);
+    for (const auto& name : d.clock_events) d.reasons.push_back("clock event: " + name);
     auto violation = [&](bool known, unsigned long long b, unsigned long long a, unsigned long long bit,
                          const char* what) {
       if (!known || a <= b || a - b < kViolationThresholdNs || (clock_events & bit)) return;

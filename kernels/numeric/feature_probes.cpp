@@ -10,7 +10,9 @@
 //   unit = "mismatches"
 //
 // value = 0 when the fit gives that value (or the data cannot tell it from the fitted one:
-// the value is among the ambiguous alternatives), 1 otherwise; the notes carry the fitted
+// the value is among the ambiguous alternatives), 1 otherwise, plus every output the fitted
+// model does not reproduce (a fit that explains only part of the data proves nothing about
+// its parameters; a fit of no outputs counts 1); the notes carry the fitted
 // value and the whole fit. So a new driver that widens F fails `...fraction_bits` by name,
 // not only the bit-exact test. The fit runs once per variant and process: a path's
 // properties share it. Recording (no expectation) writes `model = "param:NAME=VALUE"`.
@@ -225,6 +227,14 @@ Measurement feature_measurement(const InferResult& fit, const std::string& prope
                                      ? ""
                                      : fmt::format(" (the data cannot tell it from {})", compact_values(p->alternatives))));
   m.note("fit", infer_line(fit));
+  // A parameter is only as good as the fit it comes from: outputs the fitted model does
+  // not reproduce are mismatches whatever the parameter's value (and recording refuses
+  // them, record_writer.cpp: an exact entry needs 0).
+  const std::uint64_t unmatched = fit.outputs - std::min(fit.matched, fit.outputs);
+  if (unmatched > 0 || fit.outputs == 0)
+    m.note("unmatched", fmt::format("the fitted model reproduces {} of {} outputs{}", fit.matched, fit.outputs,
+                                    fit.first_mismatch.empty() ? "" : "; first: " + fit.first_mismatch));
+  m.value = fit.outputs == 0 ? 1 : static_cast<double>(unmatched);
   if (expectation) {
     const std::string& s = expectation->model;
     const auto eq = s.find('=');
@@ -234,7 +244,7 @@ Measurement feature_measurement(const InferResult& fit, const std::string& prope
     const std::string want = s.substr(eq + 1);
     bool ok = p->value == want;
     for (const std::string& alt : p->alternatives) ok |= alt == want;
-    m.value = ok ? 0 : 1;
+    m.value += ok ? 0 : 1;
   }
   return m;
 }

@@ -80,6 +80,23 @@ TEST(FeatureProbe, AnAmbiguousParameterAcceptsEveryValueTheDataAllow) {
 TEST(FeatureProbe, RecordingWritesTheParameter) {
   const Measurement m = feature_measurement(simulated_fit(), "fraction_bits", nullptr);
   EXPECT_EQ(*m.find_note("model"), "param:fraction_bits=25");
+  EXPECT_EQ(m.value, 0) << "a complete fit records cleanly";
+}
+
+TEST(FeatureProbe, AFitThatLeavesOutputsUnmatchedFailsWhateverTheParameter) {
+  InferResult partial = simulated_fit();
+  ASSERT_EQ(partial.matched, partial.outputs) << "the model's own records fit completely";
+  partial.matched = partial.outputs - 3;
+  partial.first_mismatch = "instance 7 (line 9) D[0][1]: file 0x3f800000, fit 0x3f800001";
+  const Expectation right = expect("param:lowering=f16_hmma_pair");
+  const Measurement m = feature_measurement(partial, "lowering", &right);
+  EXPECT_EQ(m.value, 3);
+  ASSERT_NE(m.find_note("unmatched"), nullptr);
+  EXPECT_NE(m.find_note("unmatched")->find("first: instance 7"), std::string::npos);
+  EXPECT_EQ(feature_measurement(partial, "lowering", nullptr).value, 3) << "recording sees them too";
+  InferResult empty = simulated_fit();
+  empty.outputs = empty.matched = 0;
+  EXPECT_EQ(feature_measurement(empty, "lowering", &right).value, 1) << "a fit of nothing proves nothing";
 }
 
 TEST(FeatureProbe, AnExpectationForAnotherParameterIsAnError) {

@@ -2,6 +2,7 @@
 // reports processes and throttles (tests/fake_nvml), and the rules that turn a
 // disturbed failure into a warning.
 #include "gpuconform/gpu_state.hpp"
+#include "gpuconform/throttle_policy.hpp"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <set>
 #include <thread>
 
@@ -308,13 +310,21 @@ TEST_F(GpuStateNvml, WatchOverheadOnAQuietGpu) {
 
 // --- downgrade_for_disturbance ---
 
-Disturbance spinner() { return Disturbance{{"another process used the GPU: pid 4242 (gpu_spinner)"}, true}; }
-Disturbance power_cap() { return Disturbance{{"clock event: sw_power_cap"}, false}; }
+Disturbance spinner() { return Disturbance{{"another process used the GPU: pid 4242 (gpu_spinner)"}, true, {}}; }
+Disturbance power_cap() { return Disturbance{{"clock event: sw_power_cap"}, false, {"sw_power_cap"}}; }
+Disturbance thermal() { return Disturbance{{"clock event: hw_thermal_slowdown"}, false, {"hw_thermal_slowdown"}}; }
+ThrottlePolicy committed_like() {
+  ThrottlePolicy p;
+  p.faults = {"hw_slowdown", "hw_thermal_slowdown", "sw_thermal_slowdown", "hw_power_brake_slowdown"};
+  p.source = "throttle_policy.toml";
+  return p;
+}
+const ThrottlePolicy kNoFaults{};
 const Verdict kFail{Outcome::fail, "measured 0.51 of peak, expected >= 0.81 of peak"};
 
 TEST(GpuStateDowngrade, TimedFailureUnderDisturbanceBecomesWarningWithReasonFirst) {
   for (Family f : {Family::latency, Family::throughput, Family::topology}) {
-    const Verdict v = downgrade_for_disturbance(kFail, f, spinner());
+    const Verdict v = downgrade_for_disturbance(kFail, f, spinner(), kNoFaults);
     EXPECT_EQ(v.outcome, Outcome::warn) << family_name(f);
     EXPECT_EQ(v.reason,
               "measured under disturbance (another process used the GPU: pid 4242 (gpu_spinner)); "
@@ -323,13 +333,13 @@ TEST(GpuStateDowngrade, TimedFailureUnderDisturbanceBecomesWarningWithReasonFirs
 }
 
 TEST(GpuStateDowngrade, NumericFailureStaysFailure) {
-  const Verdict v = downgrade_for_disturbance(kFail, Family::numeric, spinner());
+  const Verdict v = downgrade_for_disturbance(kFail, Family::numeric, spinner(), kNoFaults);
   EXPECT_EQ(v.outcome, Outcome::fail);
   EXPECT_EQ(v.reason, kFail.reason);
 }
 
 TEST(GpuStateDowngrade, PassOnASharedGpuBecomesWarning) {
-  const Verdict v = downgrade_for_disturbance({Outcome::pass, "measured 0.90 of peak"}, Family::throughput, spinner());
+  const Verdict v = downgrade_for_disturbance({Outcome::pass, "measured 0.90 of peak"}, Family::throughput, spinner(), kNoFaults);
   EXPECT_EQ(v.outcome, Outcome::warn);
   EXPECT_EQ(v.reason,
             "measured under disturbance (another process used the GPU: pid 4242 (gpu_spinner)); "
@@ -337,18 +347,65 @@ TEST(GpuStateDowngrade, PassOnASharedGpuBecomesWarning) {
 }
 
 TEST(GpuStateDowngrade, PassUnderAThrottleAloneStaysPass) {
-  const Verdict v = downgrade_for_disturbance({Outcome::pass, "why"}, Family::throughput, power_cap());
+  const Verdict v = downgrade_for_disturbance({Outcome::pass, "why"}, Family::throughput, power_cap(), kNoFaults);
   EXPECT_EQ(v.outcome, Outcome::pass);
-  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, power_cap()).outcome, Outcome::warn);
+  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, power_cap(), kNoFaults).outcome, Outcome::warn);
 }
 
 TEST(GpuStateDowngrade, UndisturbedOrOtherVerdictsUnchanged) {
-  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, {}).outcome, Outcome::fail);
+  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, {}, kNoFaults).outcome, Outcome::fail);
   for (Outcome o : {Outcome::warn, Outcome::skip}) {
-    const Verdict v = downgrade_for_disturbance({o, "why"}, Family::latency, spinner());
+    const Verdict v = downgrade_for_disturbance({o, "why"}, Family::latency, spinner(), kNoFaults);
     EXPECT_EQ(v.outcome, o);
     EXPECT_EQ(v.reason, "why");
   }
+}
+
+TEST(GpuStateDowngrade, AFaultThrottleFailsPassOrFailNamingTheEventAndThePolicy) {
+  const Verdict failed = downgrade_for_disturbance(kFail, Family::throughput, thermal(), committed_like());
+  EXPECT_EQ(failed.outcome, Outcome::fail);
+  EXPECT_EQ(failed.reason,
+            "clock event hw_thermal_slowdown while the probe ran: a fault of the part by the throttle policy "
+            "(throttle_policy.toml), not how it works; the measurement would fail: " + kFail.reason);
+  const Verdict passed = downgrade_for_disturbance({Outcome::pass, "why"}, Family::latency, thermal(), committed_like());
+  EXPECT_EQ(passed.outcome, Outcome::fail);
+  EXPECT_NE(passed.reason.find("the measurement would pass: why"), std::string::npos);
+  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, power_cap(), committed_like()).outcome, Outcome::warn)
+      << "the power cap is how a 700 W part works";
+  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::numeric, thermal(), committed_like()).reason, kFail.reason)
+      << "bits do not depend on clocks";
+  EXPECT_EQ(downgrade_for_disturbance(kFail, Family::throughput, thermal(), kNoFaults).outcome, Outcome::warn)
+      << "without a policy file nothing is a fault";
+}
+
+TEST(ThrottlePolicy, ParsesTheNamesAndRejectsUnknownOnesWithTheirLine) {
+  std::vector<Diagnostic> diags;
+  const ThrottlePolicy p = parse_throttle_policy_text("fault = [\"hw_slowdown\", \"sw_thermal_slowdown\"]\n", "t.toml", diags);
+  EXPECT_TRUE(diags.empty());
+  EXPECT_TRUE(p.is_fault("hw_slowdown"));
+  EXPECT_FALSE(p.is_fault("sw_power_cap"));
+  parse_throttle_policy_text("fault = [\"hw_slowdown\",\n  \"too_hot\"]\nfaults = []\n", "t.toml", diags);
+  ASSERT_EQ(diags.size(), 2u);
+  EXPECT_EQ(diags[0].where.line, 2);
+  EXPECT_NE(diags[0].message.find("unknown clock event 'too_hot'"), std::string::npos);
+  EXPECT_NE(diags[1].message.find("unknown key 'faults'"), std::string::npos);
+  diags.clear();
+  parse_throttle_policy_text("fault = \"hw_slowdown\"\n", "t.toml", diags);
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_NE(diags[0].message.find("array"), std::string::npos);
+}
+
+TEST(ThrottlePolicy, TheCommittedFileParsesCleanAndNamesTheSlowdowns) {
+  std::ifstream in(std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/evidence/throttle_policy.toml");
+  ASSERT_TRUE(in);
+  std::ostringstream os;
+  os << in.rdbuf();
+  std::vector<Diagnostic> diags;
+  const ThrottlePolicy p = parse_throttle_policy_text(os.str(), "throttle_policy.toml", diags);
+  for (const auto& d : diags) ADD_FAILURE() << d.str();
+  EXPECT_TRUE(p.is_fault("hw_slowdown"));
+  EXPECT_TRUE(p.is_fault("hw_thermal_slowdown"));
+  EXPECT_FALSE(p.is_fault("sw_power_cap"));
 }
 
 }  // namespace

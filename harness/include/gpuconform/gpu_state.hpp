@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gpuconform/throttle_policy.hpp"
 #include "gpuconform/device_info.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/verdict.hpp"
@@ -55,6 +56,8 @@ GpuState read_gpu_state(const DeviceInfo& device);
 // NVML's clock-event (throttle) bit mask decoded with NVML's names (gpu_idle,
 // sw_power_cap, hw_slowdown, ...; an unknown bit as "bit_0x200"), idle excluded.
 std::vector<std::string> clock_event_names(unsigned long long mask);
+// Whether `name` is one of those names (the throttle policy checks its file with it).
+bool clock_event_known(const std::string& name);
 // The bits of `mask` that disturb a timing: the throttles (power cap, thermal
 // and hardware slowdowns, power brake, sync boost). Idle and the clock
 // settings (applications/display clocks) are configuration, not disturbance.
@@ -76,6 +79,7 @@ struct Disturbance {
   // alone. A throttle alone leaves a passing measurement valid (the part met its band
   // even while held down); a shared GPU does not.
   bool shared_gpu = false;
+  std::vector<std::string> clock_events;  // the throttles seen, by name (judged by the throttle policy)
   bool any() const { return !reasons.empty(); }
   std::string text() const;          // reasons joined with "; "
   nlohmann::json to_json() const;
@@ -100,8 +104,11 @@ class StateWatch {
 
 // A latency, throughput or topology verdict measured under disturbance becomes a
 // warning naming the disturbance: a failure always, a pass too when another process
-// shared the GPU (its value is not this part's). Numeric results do not depend on
-// load, and skips and warnings stay as they are.
-Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance);
+// shared the GPU (its value is not this part's). But a clock event the throttle policy
+// calls a fault (hardware or thermal slowdown, power brake: throttle_policy.hpp) fails
+// the verdict, naming the event and the policy file. Numeric results do not depend on
+// load, and skips stay as they are.
+Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance,
+                                  const ThrottlePolicy& policy);
 
 }  // namespace gpuconform
