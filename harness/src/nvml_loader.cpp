@@ -74,6 +74,17 @@ std::shared_ptr<const Library> Library::load(const std::string& path) {
   need("nvmlDeviceGetNvLinkErrorCounter", a.nvlink_error_counter);
   need("nvmlDeviceGetNvLinkRemotePciInfo_v2", a.nvlink_remote_pci_info);
   need("nvmlDeviceGetFieldValues", a.field_values);
+  // Node health (node_health.cpp). nvmlDeviceGetMarginTemperature came with R555: older
+  // drivers lack it and the margin is then the slowdown threshold less the temperature.
+  need("nvmlDeviceGetTotalEccErrors", a.total_ecc_errors);
+  need("nvmlDeviceGetRetiredPagesPendingStatus", a.retired_pages_pending);
+  need("nvmlDeviceGetCurrPcieLinkGeneration", a.curr_pcie_link_generation);
+  need("nvmlDeviceGetCurrPcieLinkWidth", a.curr_pcie_link_width);
+  need("nvmlDeviceGetMaxPcieLinkGeneration", a.max_pcie_link_generation);
+  need("nvmlDeviceGetMaxPcieLinkWidth", a.max_pcie_link_width);
+  need("nvmlDeviceValidateInforom", a.validate_inforom);
+  need("nvmlDeviceGetTemperatureThreshold", a.temperature_threshold);
+  need("nvmlDeviceGetMarginTemperature", a.margin_temperature);
 
   if (!a.init || !a.shutdown) {
     lib->error_ = fmt::format("NVML at {} lacks nvmlInit_v2 or nvmlShutdown: not a usable NVML library", path);

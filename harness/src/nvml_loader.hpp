@@ -32,6 +32,22 @@ constexpr unsigned long long kClockEventSwPowerCap = 0x4;
 constexpr unsigned long long kClockEventSwThermalSlowdown = 0x20;
 constexpr unsigned long long kClockEventHwThermalSlowdown = 0x40;
 
+// --- Node health (node_health.hpp; nvml.h, the same numbers in nvidia-ml-py's pynvml.py) ---
+constexpr Return kCorruptedInforom = 14;        // NVML_ERROR_CORRUPTED_INFOROM (nvmlDeviceValidateInforom)
+constexpr unsigned kMemoryErrorUncorrected = 1; // nvmlMemoryErrorType_t NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+constexpr unsigned kVolatileEcc = 0;            // nvmlEccCounterType_t NVML_VOLATILE_ECC (since the last driver load)
+constexpr unsigned kTemperatureThresholdSlowdown = 1;  // nvmlTemperatureThresholds_t NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
+// nvmlMarginTemperature_v1_t {unsigned version; int marginTemperature}: degrees C
+// to the nearest slowdown threshold. Its version word is
+// NVML_STRUCT_VERSION(MarginTemperature, 1) = sizeof | 1 << 24 = 0x1000008
+// (pynvml.py: nvmlMarginTemperature_v1 = 0x1000008).
+struct MarginTemperature {
+  unsigned version;
+  int margin_temperature;
+};
+static_assert(sizeof(MarginTemperature) == 8, "nvmlMarginTemperature_v1_t is 8 bytes");
+constexpr unsigned kMarginTemperatureV1 = 0x1000008;
+
 // nvmlViolationTime_t: both in nanoseconds.
 struct ViolationTime {
   unsigned long long reference_time;
@@ -140,6 +156,20 @@ struct Api {
   Return (*nvlink_error_counter)(Device, unsigned, NvLinkErrorCounter, unsigned long long*) = nullptr;
   Return (*nvlink_remote_pci_info)(Device, unsigned, PciInfo*) = nullptr;  // nvmlDeviceGetNvLinkRemotePciInfo_v2
   Return (*field_values)(Device, int, FieldValue*) = nullptr;  // nvmlDeviceGetFieldValues(valuesCount, values)
+  // Node health (node_health.cpp), each documented in the NVML API Reference, "Device Queries":
+  // nvmlDeviceGetTotalEccErrors(errorType, counterType, unsigned long long* eccCounts)
+  Return (*total_ecc_errors)(Device, unsigned, unsigned, unsigned long long*) = nullptr;
+  Return (*retired_pages_pending)(Device, EnableState*) = nullptr;  // nvmlDeviceGetRetiredPagesPendingStatus
+  Return (*curr_pcie_link_generation)(Device, unsigned*) = nullptr; // nvmlDeviceGetCurrPcieLinkGeneration
+  Return (*curr_pcie_link_width)(Device, unsigned*) = nullptr;      // nvmlDeviceGetCurrPcieLinkWidth
+  // nvmlDeviceGetMaxPcieLinkGeneration / ...Width: the most the link can train to
+  // (the lower of what the GPU and the slot above it support).
+  Return (*max_pcie_link_generation)(Device, unsigned*) = nullptr;
+  Return (*max_pcie_link_width)(Device, unsigned*) = nullptr;
+  Return (*validate_inforom)(Device) = nullptr;                     // nvmlDeviceValidateInforom
+  // nvmlDeviceGetTemperatureThreshold(thresholdType, unsigned* temp) (deg C)
+  Return (*temperature_threshold)(Device, unsigned, unsigned*) = nullptr;
+  Return (*margin_temperature)(Device, MarginTemperature*) = nullptr;  // nvmlDeviceGetMarginTemperature (R555+)
 };
 
 // One loaded and initialised NVML. Shut down and closed when the last user

@@ -22,6 +22,23 @@
 //                              this first, so two readings show a rise (default 0)
 //   FAKE_NVML_NVLINK_NO_ERROR_COUNTER=1  nvmlDeviceGetNvLinkErrorCounter answers
 //                              NOT_SUPPORTED, so the totals come from field values
+// Node health (node_health_test.cpp), every build unless noted; the defaults are a
+// healthy H100 except the pending row remap that gpu_state_test.cpp expects:
+//   FAKE_NVML_ECC_MODE         current ECC mode, 1 on (default) or 0 off; the pending mode stays 1
+//   FAKE_NVML_ECC_NOT_SUPPORTED=1  nvmlDeviceGetEccMode and ...TotalEccErrors answer
+//                              NOT_SUPPORTED, as on a board without ECC memory
+//   FAKE_NVML_ECC_VOLATILE_UNCORRECTED  the volatile uncorrected ECC count (default 0)
+//   FAKE_NVML_REMAP_PENDING, FAKE_NVML_REMAP_FAILED  nvmlDeviceGetRemappedRows' isPending
+//                              (default 1) and failureOccurred (default 0); not in FAKE_NVML_LEGACY
+//   FAKE_NVML_RETIRED_PAGES_PENDING  nvmlDeviceGetRetiredPagesPendingStatus (default 0); the
+//                              value "ns" answers NOT_SUPPORTED, as Ampere and later do
+//   FAKE_NVML_PCIE_GEN, FAKE_NVML_PCIE_WIDTH  the current PCIe link (default 5 and 16)
+//   FAKE_NVML_PCIE_MAX_GEN, FAKE_NVML_PCIE_MAX_WIDTH  the link's maximum (default 5 and 16)
+//   FAKE_NVML_INFOROM_RESULT   nvmlDeviceValidateInforom's return code (default 0; 14 corrupted)
+//   FAKE_NVML_TEMPERATURE_C    the GPU temperature (default 41)
+//   FAKE_NVML_SLOWDOWN_C       NVML_TEMPERATURE_THRESHOLD_SLOWDOWN (default 87; other thresholds NOT_SUPPORTED)
+//   FAKE_NVML_NO_MARGIN=1      nvmlDeviceGetMarginTemperature answers NOT_SUPPORTED (it is
+//                              slowdown less temperature otherwise; absent from FAKE_NVML_LEGACY)
 // Link L counts recovery L % 2, crc_flit L and crc_data 2 L; replay is 0 except on
 // link 0; the *_TOTAL fields are the sums over the shown links. Link L's remote
 // end is 00000000:(0x80 + L):00.0.
@@ -278,7 +295,21 @@ int nvmlDeviceGetConfComputeMemSizeInfo() { return 3; }  // without ...DetailLis
 int nvmlDeviceGetRunningProcessDetailList() { return 3; }  // present in current drivers: 24-byte records
 #endif
 int nvmlDeviceGetRemappedRows(Device, unsigned* corr, unsigned* unc, unsigned* pending, unsigned* failed) {
-  *corr = 0, *unc = 0, *pending = 1, *failed = 0;
+  *corr = 0, *unc = 0;
+  *pending = static_cast<unsigned>(env_number("FAKE_NVML_REMAP_PENDING", 1));
+  *failed = static_cast<unsigned>(env_number("FAKE_NVML_REMAP_FAILED", 0));
+  return 0;
+}
+// nvmlMarginTemperature_v1_t; version must be nvmlMarginTemperature_v1 (0x1000008).
+struct MarginTemperature {
+  unsigned version;
+  int marginTemperature;
+};
+int nvmlDeviceGetMarginTemperature(Device, MarginTemperature* m) {
+  if (env_number("FAKE_NVML_NO_MARGIN", 0) == 1) return kNotSupported;
+  if (m->version != 0x1000008) return 25;  // NVML_ERROR_ARGUMENT_VERSION_MISMATCH
+  m->marginTemperature = static_cast<int>(env_number("FAKE_NVML_SLOWDOWN_C", 87)) -
+                         static_cast<int>(env_number("FAKE_NVML_TEMPERATURE_C", 41));
   return 0;
 }
 int nvmlDeviceGetViolationStatus(Device, unsigned policy, ViolationTime* t) {
@@ -319,12 +350,47 @@ int nvmlDeviceGetFieldValues(Device, int count, FieldValue* values) {
 }
 #endif
 int nvmlDeviceGetEccMode(Device, unsigned* current, unsigned* pending) {
-  *current = 1, *pending = 1;
+  if (env_number("FAKE_NVML_ECC_NOT_SUPPORTED", 0) == 1) return 3;  // NVML_ERROR_NOT_SUPPORTED
+  *current = static_cast<unsigned>(env_number("FAKE_NVML_ECC_MODE", 1)), *pending = 1;
+  return 0;
+}
+// errorType 1 NVML_MEMORY_ERROR_TYPE_UNCORRECTED, counterType 0 NVML_VOLATILE_ECC; 0 for the others.
+int nvmlDeviceGetTotalEccErrors(Device, unsigned errorType, unsigned counterType, unsigned long long* count) {
+  if (env_number("FAKE_NVML_ECC_NOT_SUPPORTED", 0) == 1) return 3;
+  *count = errorType == 1 && counterType == 0 ? env_number("FAKE_NVML_ECC_VOLATILE_UNCORRECTED", 0) : 0;
+  return 0;
+}
+int nvmlDeviceGetRetiredPagesPendingStatus(Device, int* isPending) {
+  const char* v = std::getenv("FAKE_NVML_RETIRED_PAGES_PENDING");
+  if (v && std::strcmp(v, "ns") == 0) return 3;
+  *isPending = static_cast<int>(env_number("FAKE_NVML_RETIRED_PAGES_PENDING", 0));  // nvmlEnableState_t
+  return 0;
+}
+int nvmlDeviceGetCurrPcieLinkGeneration(Device, unsigned* gen) {
+  *gen = static_cast<unsigned>(env_number("FAKE_NVML_PCIE_GEN", 5));
+  return 0;
+}
+int nvmlDeviceGetCurrPcieLinkWidth(Device, unsigned* width) {
+  *width = static_cast<unsigned>(env_number("FAKE_NVML_PCIE_WIDTH", 16));
+  return 0;
+}
+int nvmlDeviceGetMaxPcieLinkGeneration(Device, unsigned* gen) {
+  *gen = static_cast<unsigned>(env_number("FAKE_NVML_PCIE_MAX_GEN", 5));
+  return 0;
+}
+int nvmlDeviceGetMaxPcieLinkWidth(Device, unsigned* width) {
+  *width = static_cast<unsigned>(env_number("FAKE_NVML_PCIE_MAX_WIDTH", 16));
+  return 0;
+}
+int nvmlDeviceValidateInforom(Device) { return static_cast<int>(env_number("FAKE_NVML_INFOROM_RESULT", 0)); }
+int nvmlDeviceGetTemperatureThreshold(Device, unsigned type, unsigned* c) {
+  if (type != 1) return 3;  // only NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
+  *c = static_cast<unsigned>(env_number("FAKE_NVML_SLOWDOWN_C", 87));
   return 0;
 }
 int nvmlDeviceGetMigMode(Device, unsigned*, unsigned*) { return 3; }  // NVML_ERROR_NOT_SUPPORTED
 int nvmlDeviceGetTemperature(Device, unsigned, unsigned* c) {
-  *c = 41;
+  *c = static_cast<unsigned>(env_number("FAKE_NVML_TEMPERATURE_C", 41));
   return 0;
 }
 int nvmlDeviceGetPowerUsage(Device, unsigned* mw) {
