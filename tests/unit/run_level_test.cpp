@@ -82,6 +82,16 @@ TEST_F(QuickRule, TakesTheCheapestEntriesOfAGroupUpToThreeInRegistryOrder) {
   EXPECT_EQ(quick(), (std::vector<std::string>{"latency.alu.b", "latency.alu.c", "latency.alu.e"}));
 }
 
+TEST_F(QuickRule, TakesEveryJudgedHealthCheck) {
+  for (const char* id : {"health.ecc.enabled", "health.ecc.volatile_uncorrected", "health.ecc.other",
+                         "health.ecc.fourth", "health.ecc.slow"}) {
+    add(id, 0.01);
+    probes_.back().family = Family::health;
+  }
+  file_.entries.back().seconds = 30;  // beyond a group's quick seconds: health still goes in whole
+  EXPECT_EQ(quick().size(), 5u);
+}
+
 TEST_F(QuickRule, StopsWhenTheGroupWouldPassItsSecondsButAlwaysKeepsOne) {
   add("numeric.mma_sync.a", 0.43);
   add("numeric.mma_sync.b", 0.5);

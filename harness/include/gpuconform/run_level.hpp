@@ -10,7 +10,8 @@
 //           recorded `seconds` first; further ones cheapest-first while the group has
 //           fewer than kQuickProbesPerGroup and its recorded seconds stay within
 //           kQuickGroupSeconds. A group with no such probe contributes its first probe,
-//           whose skip verdict says why (no expectation, an unmet requirement). Probes
+//           whose skip verdict says why (no expectation, an unmet requirement). The
+//           health family (NVML readings, milliseconds each) runs whole. Probes
 //           run with fewer repeats (RunOptions::quick) and the worker disassembles no
 //           SASS unless a selected entry asserts opcodes (runner_worker.cpp).
 // standard  every selected probe once (the default).
