@@ -167,8 +167,14 @@ std::string family_of(const std::string& probe) { return probe.substr(0, probe.f
 
 RecordData parse_record_text(std::string_view text, const std::string& path) {
   // The shared reader checks every line's shape and schema version first, so that the
-  // report rejects exactly what `compare` and `record --from` reject, with their message.
-  (void)parse_run_record_text(text, path);
+  // report rejects exactly what `compare` and `record --from` reject, with their message;
+  // a last line cut mid-write is dropped here as there, with the same warning.
+  std::string cut;
+  (void)parse_run_record_text(text, path, &cut);
+  if (!cut.empty()) {
+    fmt::print(stderr, "warning: {}\n", cut);
+    text = text.substr(0, text.rfind('\n') == std::string_view::npos ? 0 : text.rfind('\n') + 1);
+  }
   RecordData r;
   r.path = path;
   int line = 0;

@@ -135,12 +135,14 @@ std::string board_key(const std::string& uuid, const std::vector<std::string>& p
   return key;
 }
 
-std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path) {
+std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path,
+                                               std::string* cut_last_line) {
   std::vector<RecordedRun> out;
   int line = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
+    const bool unterminated = end == std::string_view::npos;
+    if (unterminated) end = text.size();
     const std::string row(text.substr(pos, end - pos));
     pos = end + 1;
     ++line;
@@ -149,6 +151,20 @@ std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std:
       json j;
       if (!parse_line(row, j) || !j.contains("measured")) continue;
       out.push_back(recorded_run(j, path, line));
+    } catch (const json::parse_error& e) {
+      // A writer appends whole lines, each ended by a newline: a last line without one that
+      // is not even JSON was cut mid-write (a run that crashed or was killed, the record an
+      // operator most wants to read). It is dropped with a warning when lines before it were
+      // read whole; any other bad line, and a file that is nothing but one, stays an error.
+      if (unterminated && line > 1) {
+        const std::string warning = fmt::format("{}:{}: the last line is cut ({} bytes, no newline): dropped, the "
+                                                "{} line(s) before it are read",
+                                                path, line, row.size(), line - 1);
+        if (cut_last_line) *cut_last_line = warning;
+        else fmt::print(stderr, "warning: {}\n", warning);
+        break;
+      }
+      throw std::runtime_error(fmt::format("{}:{}: not a run record line: {}", path, line, e.what()));
     } catch (const json::exception& e) {
       throw std::runtime_error(fmt::format("{}:{}: not a run record line: {}", path, line, e.what()));
     } catch (const BadLine& e) {

@@ -45,6 +45,12 @@ TEST(ReportRecord, ReadsTestLinesAndSkipsOtherKinds) {
   EXPECT_EQ(r.entries[1].line, 4);
 }
 
+TEST(ReportRecord, ACutLastLineIsDroppedAndTheRestDrawn) {
+  const RecordData r = parse_record_text(kLine + "\n" + kLine.substr(0, 30), "crashed.jsonl");
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.entries[0].line, 1);
+}
+
 TEST(ReportRecord, StaircaseNotesBecomeSeries) {
   const std::string text =
       R"({"probe":"latency.mem.l2_capacity_edge","verdict":"pass","device":{"arch":"sm_90","uuid":"GPU-a","l2_bytes":52428800},)"

@@ -69,6 +69,22 @@ TEST(RunRecordReader, RejectsLinesThatAreNotRecords) {
 
 // Regression (found by reading for the fuzzer): nlohmann's get<int>() of 1e300 or of a
 // negative count is undefined behaviour or a silent wrap; both must be errors.
+TEST(RunRecordReader, ACutLastLineIsDroppedWithAWarningAndTheRestRead) {
+  const std::string whole = test_line("") + "\n" + test_line("", "latency.alu.add.rn.f32") + "\n";
+  const std::string cut = test_line("", "latency.alu.mul.rn.f32").substr(0, 40);
+  std::string warning;
+  const auto runs = parse_run_record_text(whole + cut, "r.jsonl", &warning);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[1].probe, "latency.alu.add.rn.f32");
+  EXPECT_EQ(warning, "r.jsonl:3: the last line is cut (40 bytes, no newline): dropped, the 2 line(s) before it are read");
+  // Ended by a newline it was written whole and is malformed; cut in the middle of the file
+  // it is damage, not a crash: both stay errors.
+  EXPECT_NE(error_of(whole + cut + "\n").find("r.jsonl:3: not a run record line"), std::string::npos);
+  EXPECT_NE(error_of(cut + "\n" + whole).find("r.jsonl:1: not a run record line"), std::string::npos);
+  // A last line that is JSON but not a record is no cut: an error.
+  EXPECT_NE(error_of(whole + "[1, 2]").find("r.jsonl:3"), std::string::npos);
+}
+
 TEST(RunRecordReader, RejectsNumbersOutOfTheirFieldsRange) {
   std::string line = test_line("");
   line.replace(line.find("13000"), 5, "1e300");

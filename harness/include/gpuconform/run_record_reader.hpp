@@ -40,11 +40,16 @@ struct RecordedRun {
 // Every test line of `path` with a measurement, in file order; test lines without one
 // (skips, probes that threw) and lines of other record kinds (e.g. "gpu_state") are left
 // out. Throws std::runtime_error naming file:line for a line that is not a run record (a
-// malformed "peers" included) or whose schema_version is newer than this build reads.
+// malformed "peers" included) or whose schema_version is newer than this build reads; a
+// last line cut mid-write is dropped with a warning on stderr (parse_run_record_text).
 std::vector<RecordedRun> read_run_record(const std::string& path);
 
-// The same over text already in memory; `path` only names it in messages.
-std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path);
+// The same over text already in memory; `path` only names it in messages. A last line
+// that is cut mid-write (not JSON, no newline after it: a crashed or killed run) after at
+// least one whole line is dropped: its warning goes to `*cut_last_line`, or to stderr
+// when that is null.
+std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path,
+                                               std::string* cut_last_line = nullptr);
 
 // Provenance of an expectation ("run:FILE:LINE"): whether line `line` (1-based) of the run
 // record at `path` is a test record of probe `probe_id`, read as JSON rather than matched
