@@ -60,12 +60,6 @@ std::vector<double> time_launches_ms(const std::function<void()>& launch, int wa
   return ms;
 }
 
-int warmup_launches_for(const std::function<void()>& launch, double busy_ms, int max_launches) {
-  const double one = time_launches_ms(launch, 0, 1).front();
-  const double n = std::ceil(busy_ms / std::max(one, 1e-3));
-  return static_cast<int>(std::clamp(n, 1.0, static_cast<double>(std::max(1, max_launches))));
-}
-
 int calibrate_trips(const std::function<void(int)>& run, double target_ms, int start_trips, int max_trips) {
   const long long first = std::max(1, start_trips), cap = std::max<long long>(first, max_trips);
   run(static_cast<int>(first));  // the first launch loads the module: never timed

@@ -96,8 +96,9 @@ struct L2Shape {
 // and wrote 0.987 with any operator.
 constexpr Ld kHbmLoad = Ld::def;
 constexpr St kHbmStore = St::def;
-// Untimed device-memory streaming before the first timed launch (timing.hpp:
-// an H200 read its HBM at 0.82 of peak for its first few ms).
+// Untimed device-memory streaming before the first timed launch: an H200 read
+// its HBM at 0.82 of peak for the first six 0.45 ms launches of a probe, then at
+// 0.95 (2026-11-25), so warm-up is a time, not a count of launches.
 constexpr double kHbmWarmupMs = 50;
 
 // Flat grid: block (x, y) handles elements [x * kThreads * U, (x + 1) * kThreads * U)

@@ -14,14 +14,6 @@ namespace gpuconform {
 // each timed run. Checks every CUDA call and the launches' errors.
 std::vector<double> time_launches_ms(const std::function<void()>& launch, int warmup, int repeats);
 
-// How many untimed launches of `launch` keep the device busy for `busy_ms`
-// (at least 1, at most `max_launches`), from one timed launch. Device memory
-// reaches its sustained rate only after some milliseconds of streaming: an
-// H200 read its HBM at 0.82 of peak for the first six 0.45 ms launches of a
-// probe, then at 0.95 (2026-11-25), so a count of warm-up launches fit for one
-// GPU is too few for a faster one.
-int warmup_launches_for(const std::function<void()>& launch, double busy_ms, int max_launches = 1000);
-
 // Measures the SM clock in MHz by spinning one thread for about `spin_us`
 // microseconds and dividing elapsed clock64 cycles by elapsed %globaltimer
 // nanoseconds. Run it right after the timed work, while the GPU is still at
