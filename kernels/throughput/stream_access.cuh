@@ -1,7 +1,7 @@
 #pragma once
 // The accesses of the streaming kernels: an element of 4, 8 or 16 bytes, a
 // load or store with a PTX cache operator, and one step of a read, write,
-// copy or triad pattern. Plain CUDA, no suite headers: the probes
+// copy or triad pattern, and the flat-grid kernel of the device-memory probes. Plain CUDA, no suite headers: the probes
 // (stream_throughput.cu) and the investigation tool that chose their shapes
 // (tools/device/stream_variants.cu, built alone on a GPU node with
 // -I kernels) share it, so the tool times the very accesses the probes make.
@@ -100,6 +100,25 @@ __device__ __forceinline__ void stream_step(const T* a, const T* b, T* c, const 
     else if constexpr (P == Pattern::copy) StOp<S>::st(c + at[u], x[u]);
     else StOp<S>::st(c + at[u], vtriad(x[u], scale, y[u]));
   }
+}
+
+// Flat grid: block (x, y) handles elements [x * kThreads * U, (x + 1) * kThreads * U)
+// in pass y, thread t the elements t + u * kThreads of them (coalesced), so a
+// launch of gridDim.y passes is gridDim.y sweeps in block order with no loop and
+// no division. No clock stamps: block 0 runs for microseconds, too short for
+// %globaltimer, so the harness measures the clock with its spinning kernel.
+template <Pattern P, Ld L, St S, int W, int U, int kThreads = 1024>
+__global__ void __launch_bounds__(kThreads) stream_flat(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, float scale,
+                                                        unsigned sink_key, float* sink) {
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * (kThreads * U) + threadIdx.x;
+  std::size_t at[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) at[u] = first + static_cast<std::size_t>(u) * kThreads;
+  // Writes store a per-thread, per-pass non-zero value.
+  const float base = 1.0f + static_cast<float>(threadIdx.x) + scale * static_cast<float>(blockIdx.y);
+  float acc = 0;
+  stream_step<P, L, S, U>(a, b, c, at, scale, base, acc);
+  if (P == Pattern::read && __float_as_uint(acc) == sink_key) *sink = acc;  // practically never true; keeps the loads live
 }
 
 }  // namespace gpuconform::stream

@@ -101,25 +101,6 @@ constexpr St kHbmStore = St::def;
 // 0.95 (2026-11-25), so warm-up is a time, not a count of launches.
 constexpr double kHbmWarmupMs = 50;
 
-// Flat grid: block (x, y) handles elements [x * kThreads * U, (x + 1) * kThreads * U)
-// in pass y, thread t the elements t + u * kThreads of them (coalesced), so a
-// launch of gridDim.y passes is gridDim.y sweeps in block order with no loop and
-// no division. No clock stamps: block 0 runs for microseconds, too short for
-// %globaltimer, so the harness measures the clock with its spinning kernel.
-template <Pattern P, Ld L, St S, int W, int U>
-__global__ void __launch_bounds__(kThreads) stream_flat(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, float scale,
-                                                        unsigned sink_key, float* sink) {
-  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * (kThreads * U) + threadIdx.x;
-  std::size_t at[U];
-#pragma unroll
-  for (int u = 0; u < U; ++u) at[u] = first + static_cast<std::size_t>(u) * kThreads;
-  // Writes store a per-thread, per-pass non-zero value.
-  const float base = 1.0f + static_cast<float>(threadIdx.x) + scale * static_cast<float>(blockIdx.y);
-  float acc = 0;
-  stream_step<P, L, S, U>(a, b, c, at, scale, base, acc);
-  if (P == Pattern::read && __float_as_uint(acc) == sink_key) *sink = acc;  // practically never true; keeps the loads live
-}
-
 // Resident grid: the footprint is a ring of chunks of kThreads x U elements;
 // block i takes chunks i, i + G, i + 2G, ... (G = blocks of the grid) modulo
 // `chunks`, one per step, thread t the elements t + u * kThreads of it: U
@@ -222,11 +203,11 @@ Measurement measure_stream(const ProbeContext& ctx) {
   const void* kernel = nullptr;
   double passes_per_launch = 0;
   if constexpr (Cfg::shape == Shape::flat) {
-    kernel = reinterpret_cast<const void*>(&stream_flat<P, L, S, W, U>);
+    kernel = reinterpret_cast<const void*>(&stream_flat<P, L, S, W, U, kThreads>);
     const std::size_t blocks_per_pass = count / (std::size_t(kThreads) * U);
     if (blocks_per_pass > 0x7FFFFFFFu) throw ProbeSkipped("the array needs more blocks than a grid dimension holds");
     auto run = [=, &a, &b, &c, &sink](int passes) {
-      stream_flat<P, L, S, W, U><<<dim3(static_cast<unsigned>(blocks_per_pass), static_cast<unsigned>(passes)),
+      stream_flat<P, L, S, W, U, kThreads><<<dim3(static_cast<unsigned>(blocks_per_pass), static_cast<unsigned>(passes)),
                                    kThreads>>>(a.get(), b.get(), c.get(), scale, key, sink.get());
     };
     // grid.y caps the passes at 65535: ample (an L2 quarter of 12 MiB at 10 TB/s needs ~4100 for 5 ms).

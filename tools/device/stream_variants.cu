@@ -65,19 +65,7 @@ const char* kPatternName[] = {"read", "write", "copy", "triad"};
 const char* kLdName[] = {"def", "ca", "cg", "cs", "lu", "cv"};  // Ld's order
 const char* kStName[] = {"def", "wb", "cg", "cs", "wt"};        // St's order
 
-// Flat grid: block (x, y) = element block x of pass y; no loop.
-template <Pattern P, Ld L, St S, int W, int U>
-__global__ void __launch_bounds__(kThreads) stream_flat(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, float scale,
-                                                        unsigned sink_key, float* sink) {
-  const size_t first = static_cast<size_t>(blockIdx.x) * (kThreads * U) + threadIdx.x;
-  size_t at[U];
-#pragma unroll
-  for (int u = 0; u < U; ++u) at[u] = first + static_cast<size_t>(u) * kThreads;
-  const float base = 1.0f + static_cast<float>(threadIdx.x) + scale * static_cast<float>(blockIdx.y);
-  float acc = 0;
-  stream_step<P, L, S, U>(a, b, c, at, scale, base, acc);
-  if (P == Pattern::read && __float_as_uint(acc) == sink_key) *sink = acc;
-}
+// Flat grid: stream_flat of stream_access.cuh, the probes' own kernel.
 
 // Resident grid (as the suite's): a ring of chunks of B x U elements, block i
 // takes chunks i, i + G, ... (G = blocks) modulo `chunks`, one per step.
