@@ -16,6 +16,10 @@ inline void gpuconform_toml_assert_failed(const char* expr, const char* file, in
   if (std::strcmp(expr, "is_bare_key_character(*cp) || is_string_delimiter(*cp)") == 0) return;
   // Likewise parse_value() at a terminator ("x = [}"): the code after it reports the error.
   if (std::strcmp(expr, "!is_value_terminator(*cp)") == 0) return;
+  // And parse_date/parse_time/parse_date_time at a non-digit: a date followed by 't' and no
+  // time ("u=0151-01-15tol:0") reaches parse_time at 'o'; consume_digit_sequence(), called
+  // right after, tests every character and reports "expected 2-digit hour".
+  if (std::strcmp(expr, "is_decimal_digit(*cp)") == 0) return;
   std::fprintf(stderr, "%s:%d: toml++ assertion failed: %s\n", file, line, expr);
   __builtin_trap();
 }

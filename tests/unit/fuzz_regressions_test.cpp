@@ -37,6 +37,17 @@ TEST(FuzzRegressions, ValueStartingAtATerminator) {
   }
 }
 
+// fuzz_expectation, 2026-11-26: a date followed by 't' and no time ("u=0151-01-15tol:0")
+// reached toml++ 3.3.0's parse_time at a letter, tripping an over-strict assertion
+// (tests/fuzz/toml_assert.hpp); a parse error with its position here.
+TEST(FuzzRegressions, DateTimeWithoutATime) {
+  for (const char* text : {"u=0151-01-15tol:0\n", "u = 2026-11-26T\n", "u = 2026-11-26 x\n"}) {
+    const auto diags = lint(text);
+    ASSERT_EQ(diags.size(), 1u) << text;
+    EXPECT_GT(diags[0].where.line, 0) << diags[0].str();
+  }
+}
+
 // fuzz_expectation, 2026-11-25: U+048F inside a bare key (and U+00FA after `x = 0"`) made
 // toml++ 3.3.0 reach __builtin_unreachable() deciding whether it is whitespace
 // (toml_guard.hpp). A non-ASCII character outside strings and comments is now refused
