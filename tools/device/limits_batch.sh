@@ -56,7 +56,7 @@ for i in $(seq 1 "$RUNS"); do
   start=$(date +%s.%N)
   timeout 240 "$G" run --filter "$FILTER" ${OVERLAY:+--overlay "$OVERLAY"} --record "$R/$name.jsonl" > "$R/$name.txt" 2>&1
   echo "run $i exit $? wall $(elapsed "$start") s: $(grep -E "^[0-9]+ passed, " "$R/$name.txt" | tail -1)"
-  grep -E "^(fail|warn|skip) " "$R/$name.txt" | cut -c1-240 | head -30
+  grep -E "GPU [0-9]+ (fail|warn|skip) " "$R/$name.txt" | cut -c1-240 | head -30
 done
 
 if [ "${NCU:-0}" = 1 ] && command -v ncu > /dev/null; then

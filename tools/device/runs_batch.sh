@@ -27,7 +27,7 @@ for i in $(seq 1 "$RUNS"); do
   rc=$?
   end=$(date +%s.%N)
   echo "run $i board $uuid exit $rc wall $(python3 -c "print(f'{$end-$start:.1f}')") s: $(grep -E "^[0-9]+ passed, " "$R/run-$uuid-$i.txt" | tail -1)"
-  grep -E "^(fail|warn) " "$R/run-$uuid-$i.txt" | head -10
+  grep -E "GPU [0-9]+ (fail|warn) " "$R/run-$uuid-$i.txt" | cut -c1-300 | head -12
 done
 tar -C "$OUT" -czf "$OUT/runs.tgz" runs
 ls -la "$OUT"
