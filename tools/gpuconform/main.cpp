@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
       {"compare", add_compare_command(app)},
       {"report", add_report_command(app)},
       {"resources", add_resources_command(app)},
+      {"mathref", add_mathref_command(app)},
       {"worker", add_worker_command(app)},
   };
   try {

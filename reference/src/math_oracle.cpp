@@ -1,0 +1,169 @@
+// The function table and the enclosure loop of math_oracle.hpp.
+#include "gpuconform/reference/math_oracle.hpp"
+
+#include <mpfr.h>
+
+#include <array>
+#include <stdexcept>
+
+#include "gpuconform/reference/mpfr_format.hpp"
+
+namespace gpuconform::ref {
+
+// Sets y to f(a[, b]) rounded in direction d at y's precision. MPFR's own functions are
+// correctly rounded, so RNDD and RNDU give an enclosure; a composed one encloses by
+// monotonicity (normcdf).
+using Evaluate = void (*)(mpfr_t y, const mpfr_t a, const mpfr_t b, mpfr_rnd_t d);
+
+struct MathFunction {
+  std::string_view name;  // binary64 C name
+  int arity;
+  Evaluate evaluate;
+};
+
+namespace {
+
+template <int (*F)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)>
+void unary(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) {
+  F(y, a, d);
+}
+template <int (*F)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t)>
+void binary(mpfr_t y, const mpfr_t a, const mpfr_t b, mpfr_rnd_t d) {
+  F(y, a, b, d);
+}
+
+void lgamma_abs(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) {
+  int sign = 0;  // lgamma is log|gamma(x)|: the sign is not part of the result
+  mpfr_lgamma(y, &sign, a, d);
+}
+void rcbrt(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) { mpfr_rootn_si(y, a, -3, d); }
+
+// normcdf(x) = erfc(-x / sqrt 2) / 2, increasing in x: the lower end uses the largest
+// u = -x / sqrt 2 the rounding allows (erfc decreases), the upper end the smallest.
+void normcdf(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) {
+  const mpfr_prec_t p = mpfr_get_prec(y) + 32;
+  mpfr_t sqrt2, u;
+  mpfr_inits2(p, sqrt2, u, static_cast<mpfr_ptr>(nullptr));
+  const bool want_upper = d == MPFR_RNDU;
+  // want_upper: u as small as possible (round u down), else as large as possible.
+  const mpfr_rnd_t u_dir = want_upper ? MPFR_RNDD : MPFR_RNDU;
+  mpfr_neg(u, a, MPFR_RNDN);  // exact
+  // |u| / sqrt2 shrinks as sqrt2 grows: a positive u rounds down with sqrt2 rounded up.
+  const bool u_positive = mpfr_sgn(u) > 0;
+  const mpfr_rnd_t s_dir = (u_positive == (u_dir == MPFR_RNDD)) ? MPFR_RNDU : MPFR_RNDD;
+  mpfr_sqrt_ui(sqrt2, 2, s_dir);
+  mpfr_div(u, u, sqrt2, u_dir);
+  mpfr_erfc(y, u, d);
+  mpfr_div_2ui(y, y, 1, d);  // exact
+  mpfr_clears(sqrt2, u, static_cast<mpfr_ptr>(nullptr));
+}
+
+// The CUDA math library's binary64 functions that MPFR computes; erfinv and erfcinv are
+// missing (MPFR has no inverse error function).
+const std::array<MathFunction, 39> kFunctions{{
+    {"exp", 1, unary<mpfr_exp>},       {"exp2", 1, unary<mpfr_exp2>},
+    {"exp10", 1, unary<mpfr_exp10>},   {"expm1", 1, unary<mpfr_expm1>},
+    {"log", 1, unary<mpfr_log>},       {"log2", 1, unary<mpfr_log2>},
+    {"log10", 1, unary<mpfr_log10>},   {"log1p", 1, unary<mpfr_log1p>},
+    {"sin", 1, unary<mpfr_sin>},       {"cos", 1, unary<mpfr_cos>},
+    {"tan", 1, unary<mpfr_tan>},       {"sinpi", 1, unary<mpfr_sinpi>},
+    {"cospi", 1, unary<mpfr_cospi>},   {"asin", 1, unary<mpfr_asin>},
+    {"acos", 1, unary<mpfr_acos>},     {"atan", 1, unary<mpfr_atan>},
+    {"sinh", 1, unary<mpfr_sinh>},     {"cosh", 1, unary<mpfr_cosh>},
+    {"tanh", 1, unary<mpfr_tanh>},     {"asinh", 1, unary<mpfr_asinh>},
+    {"acosh", 1, unary<mpfr_acosh>},   {"atanh", 1, unary<mpfr_atanh>},
+    {"erf", 1, unary<mpfr_erf>},       {"erfc", 1, unary<mpfr_erfc>},
+    {"lgamma", 1, lgamma_abs},         {"tgamma", 1, unary<mpfr_gamma>},
+    {"cbrt", 1, unary<mpfr_cbrt>},     {"rcbrt", 1, rcbrt},
+    {"sqrt", 1, unary<mpfr_sqrt>},     {"rsqrt", 1, unary<mpfr_rec_sqrt>},
+    {"normcdf", 1, normcdf},           {"pow", 2, binary<mpfr_pow>},
+    {"atan2", 2, binary<mpfr_atan2>},  {"hypot", 2, binary<mpfr_hypot>},
+    {"fmod", 2, binary<mpfr_fmod>},    {"remainder", 2, binary<mpfr_remainder>},
+    {"fdim", 2, binary<mpfr_dim>},     {"fmax", 2, binary<mpfr_max>},
+    {"fmin", 2, binary<mpfr_min>},
+}};
+
+mpfr_rnd_t mpfr_direction(Rounding r) {
+  switch (r) {
+    case Rounding::kRZ: return MPFR_RNDZ;
+    case Rounding::kRU: return MPFR_RNDU;
+    case Rounding::kRD: return MPFR_RNDD;
+    case Rounding::kRNA: return MPFR_RNDNA;
+    case Rounding::kRNE: break;
+  }
+  return MPFR_RNDN;
+}
+
+std::string forty_digits(const mpfr_t x) {
+  if (mpfr_nan_p(x)) return "nan";
+  if (mpfr_inf_p(x)) return mpfr_signbit(x) ? "-inf" : "inf";
+  if (mpfr_zero_p(x)) return mpfr_signbit(x) ? "-0" : "0";
+  char buf[96];
+  mpfr_snprintf(buf, sizeof buf, "%.39Re", x);  // 1 + 39 digits
+  return buf;
+}
+
+constexpr mpfr_prec_t kFirstPrecision = 192;  // > 40 decimal digits
+constexpr mpfr_prec_t kLastPrecision = 1 << 16;
+
+}  // namespace
+
+int MathCall::arity() const { return function ? function->arity : 0; }
+
+std::optional<MathCall> find_math_function(std::string_view name) {
+  for (const MathFunction& f : kFunctions)
+    if (f.name == name) return MathCall{&f, &kFp64, std::string(name)};
+  if (!name.empty() && name.back() == 'f') {
+    const std::string_view base = name.substr(0, name.size() - 1);
+    for (const MathFunction& f : kFunctions)
+      if (f.name == base) return MathCall{&f, &kFp32, std::string(name)};
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> math_function_names() {
+  std::vector<std::string_view> names;
+  for (const MathFunction& f : kFunctions) names.push_back(f.name);
+  return names;
+}
+
+MathResult math_reference(const MathCall& call, Rounding r, const std::vector<std::uint64_t>& args) {
+  if (!call.function || !call.format) throw std::invalid_argument("math_reference: no function");
+  if (static_cast<int>(args.size()) != call.arity())
+    throw std::invalid_argument(call.name + " takes " + std::to_string(call.arity()) + " argument(s), got " +
+                                std::to_string(args.size()));
+  const FloatFormat& f = *call.format;
+  mpfr_t a, b;
+  mpfr_inits2(f.man_bits + 1, a, b, static_cast<mpfr_ptr>(nullptr));  // exact inputs
+  mpfr::set_from_bits(a, f, args[0]);
+  mpfr::set_from_bits(b, f, args.size() > 1 ? args[1] : 0);
+  MathResult out;
+  for (mpfr_prec_t p = kFirstPrecision; p <= kLastPrecision; p *= 2) {
+    mpfr_t lo, hi;
+    mpfr_inits2(p, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    call.function->evaluate(lo, a, b, MPFR_RNDD);
+    call.function->evaluate(hi, a, b, MPFR_RNDU);
+    const std::uint64_t lo_bits = mpfr::round_to_format(f, lo, r);
+    const std::uint64_t hi_bits = mpfr::round_to_format(f, hi, r);
+    const bool decided = lo_bits == hi_bits || (mpfr_nan_p(lo) && mpfr_nan_p(hi));
+    if (decided) {
+      out.bits = lo_bits;
+      out.exact = forty_digits(mpfr_equal_p(lo, hi) || mpfr_nan_p(lo) ? lo : hi);
+      mpfr_t back;
+      mpfr_init2(back, f.man_bits + 1);
+      mpfr::set_from_bits(back, f, lo_bits);
+      out.exact_is_representable = mpfr_equal_p(lo, hi) && mpfr_equal_p(back, lo);
+      mpfr_clear(back);
+    }
+    mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
+    if (decided) break;
+    if (p * 2 > kLastPrecision)
+      throw std::runtime_error(call.name + ": the enclosure did not decide the rounding at " +
+                               std::to_string(p) + " bits (an exact value on a rounding boundary the table "
+                               "does not compute exactly)");
+  }
+  mpfr_clears(a, b, static_cast<mpfr_ptr>(nullptr));
+  return out;
+}
+
+}  // namespace gpuconform::ref
