@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "gpuconform/cuda_check.hpp"
+#include "gpuconform/selftest_injection.hpp"
 
 namespace gpuconform {
 namespace {
@@ -68,7 +69,10 @@ int device_count(std::string* why) {
   return count;
 }
 
-void use_device(int index) { GC_CUDA_CHECK(cudaSetDevice(index)); }
+void use_device(int index) {
+  GC_CUDA_CHECK(cudaSetDevice(index));
+  selftest::rebind_probe_context(index);  // self-test fault injection only: back into its green context
+}
 
 DeviceInfo query_device(int index) {
   use_device(index);

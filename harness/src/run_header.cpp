@@ -11,6 +11,7 @@
 #include "gpuconform/device_info.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/run_record_schema.hpp"
+#include "gpuconform/selftest_injection.hpp"
 
 namespace gpuconform {
 
@@ -61,16 +62,20 @@ std::string make_run_id(const std::string& compact_time, const std::string& host
 }
 
 nlohmann::json run_header_json(const RunIdentity& run, const DriverVersions& versions) {
-  return {{"schema_version", kRunRecordSchemaVersion},
-          {"record", "header"},
-          {"run_id", run.run_id},
-          {"host", run.host},
-          {"command_line", run.command_line},
-          {"driver", versions.driver},
-          {"cuda_driver_version", versions.cuda_driver_version},
-          {"cuda_runtime_version", versions.cuda_runtime_version},
-          {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
-          {"time", run.started}};
+  nlohmann::json header = {{"schema_version", kRunRecordSchemaVersion},
+                           {"record", "header"},
+                           {"run_id", run.run_id},
+                           {"host", run.host},
+                           {"command_line", run.command_line},
+                           {"driver", versions.driver},
+                           {"cuda_driver_version", versions.cuda_driver_version},
+                           {"cuda_runtime_version", versions.cuda_runtime_version},
+                           {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
+                           {"time", run.started}};
+  // A run with self-test fault injection (docs/selftest.md) is marked from its first line.
+  if (nlohmann::json injection = selftest::injection_header_json(); !injection.is_null())
+    header["selftest_injection"] = std::move(injection);
+  return header;
 }
 
 }  // namespace gpuconform

@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 
 #include "gpuconform/gpu_lock.hpp"
@@ -20,6 +21,7 @@
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/sass.hpp"
 #include "gpuconform/runner.hpp"
+#include "gpuconform/selftest_injection.hpp"
 
 namespace gpuconform {
 namespace {
@@ -43,6 +45,7 @@ int work(const WorkerArgs& a) {
   auto emit = [&](WorkerEvent e) { write_worker_event(a.report_fd, e); };
   DeviceInfo device;
   std::vector<DeviceInfo> peers;
+  selftest::InjectionRequest injection_request;  // self-test fault injection (docs/selftest.md), normally off
   try {
     std::string why;
     const int count = device_count(&why);
@@ -55,6 +58,9 @@ int work(const WorkerArgs& a) {
       peers.push_back(query_device(peer));
     }
     device = query_device(a.device);  // last: it makes this GPU current
+    // Bad injection settings fail here, in the describe worker, before any probe runs.
+    injection_request = selftest::injection_from_env();
+    if (injection_request.active()) selftest::check_injection(a.device, injection_request);
   } catch (const std::exception& err) {
     emit({WorkerEventKind::device_error, {}, {}, {}, err.what()});
     return kWorkerExitNoDevice;
@@ -88,6 +94,19 @@ int work(const WorkerArgs& a) {
     if (const Probe* probe = registry.find(id))
       notes_sass |= probe->family == Family::latency || probe->family == Family::throughput;
   if (notes_sass) sass::load_disassembly(device.arch());
+  // Self-test fault injection: from here on this thread's probes run in a green context
+  // (use_device() keeps it current), beside the HBM thief if one was asked for.
+  std::unique_ptr<selftest::Injection> injection;
+  if (injection_request.active()) {
+    try {
+      injection = selftest::Injection::start(a.device, injection_request);
+    } catch (const std::exception& err) {
+      emit({WorkerEventKind::fatal, {}, {}, {}, err.what()});
+      return kWorkerExitFatal;
+    }
+    std::fprintf(stderr, "%s\n", injection->summary().c_str());
+    std::fflush(stderr);
+  }
   set_planned_probes(a.probes);
   for (const std::string& id : a.probes) {
     const Probe* probe = registry.find(id);
@@ -112,7 +131,9 @@ int work(const WorkerArgs& a) {
                            ? Verdict{Outcome::fail, result.verdict.reason + "; " + consequence}
                            : Verdict{Outcome::fail, "the probe left a sticky CUDA error: " + consequence};
     }
-    emit({WorkerEventKind::finished, id, record_json(result, device), {}, {}});
+    nlohmann::json line = record_json(result, device);
+    if (injection) line["selftest_injection"] = injection->to_json();  // such a line is never evidence
+    emit({WorkerEventKind::finished, id, line, {}, {}});
     if (!lost.empty()) {
       // No teardown of a broken context (it can hang): the driver reclaims it when
       // the process ends, and the parent sees the pipe close at once.
@@ -120,6 +141,13 @@ int work(const WorkerArgs& a) {
       std::fflush(stderr);
       std::_Exit(kWorkerExitContextLost);
     }
+    if (injection)
+      if (const std::string why = injection->thief_error(); !why.empty()) {
+        emit({WorkerEventKind::fatal, {}, {}, {},
+              fmt::format("self-test injection: the HBM thief stopped ({}); the remaining probes would not meet it",
+                          why)});
+        return kWorkerExitFatal;
+      }
   }
   emit({WorkerEventKind::done, {}, {}, {}, {}});
   ::close(a.report_fd);  // the parent stops waiting now, however long CUDA's teardown takes

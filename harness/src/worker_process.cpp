@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "gpuconform/selftest_injection.hpp"
+
 extern char** environ;
 
 namespace gpuconform {
@@ -33,6 +35,9 @@ std::string describe_exit_status(int status) {
 }
 
 WorkerProcess::WorkerProcess(const WorkerCommand& command, const std::vector<std::string>& args) {
+  // The workers inherit the environment: self-test fault injection, if set, is announced
+  // before the first one starts (docs/selftest.md).
+  selftest::announce_injection_once();
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) fail_errno("cannot create the worker pipe");
   // The write end goes to descriptor kReportFd in the worker. Move it above
