@@ -6,8 +6,12 @@
 #   tools/rederive_expectations.sh --sku 0x2335    # expectations/sku/0x2335.toml from that SKU's boards only
 # Run records are named <arch>-<PCI device id>-<date>[-...].jsonl.
 #
-# Needs no GPU. Keeps `cite:` entries, exact entries' model ids, `sass` lists and waivers;
-# leaves out the runs listed in the policy's [[exclude]]. Extra arguments go to `record`.
+# Needs no GPU. Keeps `cite:` entries, exact entries' model ids, `sass` lists, `at_max_clock`
+# and waivers; leaves out the runs the policy retires ([[exclude]]: one board's runs;
+# [[supersede]]: every run of some probes measured before a fix, by the run's time), so a new
+# record of the same naming is picked up as it is. Prints each class's spread as these
+# records show it: raise a class whose stated spread_rel is below (tests/unit/
+# committed_policy_test.cpp says so too). Extra arguments go to `record`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gpuconform="${GPUCONFORM:-$root/build/bin/gpuconform}"

@@ -1,18 +1,21 @@
-// Strict parser of the band policy file and the per-board statistics it is applied to.
+// Strict parser of the band policy file (band_policy.hpp) and the lookups `record --from`
+// makes in it. The statistics the policy is applied with live in board_spread.cpp.
 #include "gpuconform/band_policy.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <toml++/toml.h>
 
-#include "gpuconform/stats.hpp"
-
 namespace gpuconform {
 namespace {
+
+const char* const kTopKeys = "meta, class, exclude, supersede, invariant, observation";
 
 class PolicyParser {
  public:
@@ -33,10 +36,15 @@ class PolicyParser {
       if (name == "meta") parse_meta(node, policy);
       else if (name == "class") for_each_table(node, name, [&](const toml::table& t) { parse_class(t, policy); });
       else if (name == "exclude") for_each_table(node, name, [&](const toml::table& t) { parse_exclusion(t, policy); });
+      else if (name == "supersede") for_each_table(node, name, [&](const toml::table& t) { parse_supersede(t, policy); });
+      else if (name == "invariant") for_each_table(node, name, [&](const toml::table& t) { parse_invariant(t, policy); });
       else if (name == "observation") for_each_table(node, name, [&](const toml::table& t) { parse_observation(t, policy); });
-      else error(key.source(), fmt::format("unknown top-level key '{}' (allowed: meta, class, exclude, observation)", name));
+      else error(key.source(), fmt::format("unknown top-level key '{}' (allowed: {})", name, kTopKeys));
     }
     if (policy.classes.empty()) error(root.source(), "the policy has no [[class]]");
+    if (policy.z_fail <= policy.z_warn)
+      error(root.source(), fmt::format("[meta] z_fail ({}) must be larger than z_warn ({}): fail lies beyond warn",
+                                       policy.z_fail, policy.z_warn));
     return policy;
   }
 
@@ -56,8 +64,8 @@ class PolicyParser {
     }
   }
   std::optional<std::string> string_of(const toml::node& n, const std::string& key) {
-    if (n.is_string()) return *n.value<std::string>();
-    error(n.source(), fmt::format("'{}' must be a string", key));
+    if (n.is_string() && !n.value<std::string>()->empty()) return *n.value<std::string>();
+    error(n.source(), fmt::format("'{}' must be a non-empty string", key));
     return std::nullopt;
   }
   std::optional<double> number_of(const toml::node& n, const std::string& key) {
@@ -75,6 +83,21 @@ class PolicyParser {
       error(n.source(), fmt::format("'{}' must be a non-empty array of strings", key));
     return out;
   }
+  // A TOML date (midnight UTC) or an offset date-time in UTC: the moment a fix landed.
+  std::string utc_of(const toml::node& n, const std::string& key) {
+    if (const auto* d = n.as_date()) {
+      const toml::date v = d->get();
+      return fmt::format("{:04}-{:02}-{:02}T00:00:00Z", v.year, v.month, v.day);
+    }
+    if (const auto* dt = n.as_date_time()) {
+      const toml::date_time v = dt->get();
+      if (v.offset && v.offset->minutes == 0)
+        return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", v.date.year, v.date.month, v.date.day, v.time.hour,
+                           v.time.minute, v.time.second);
+    }
+    error(n.source(), fmt::format("'{}' must be a TOML date (2026-11-26) or a UTC date-time (2026-11-25T04:25:28Z)", key));
+    return "";
+  }
   void require(const toml::table& t, std::initializer_list<const char*> keys, const char* what) {
     for (const char* k : keys)
       if (!t.contains(k)) error(t.source(), fmt::format("{} needs '{}'", what, k));
@@ -85,10 +108,14 @@ class PolicyParser {
     if (!t) return error(node.source(), "'meta' must be a table");
     for (auto&& [key, value] : *t) {
       const std::string name(key.str());
-      if (name == "noise_factor") { if (auto v = number_of(value, name)) policy.noise_factor = *v; }
-      else if (name == "min_boards") { if (auto v = number_of(value, name)) policy.min_boards = static_cast<int>(*v); }
+      if (name == "z_warn") { if (auto v = number_of(value, name)) policy.z_warn = *v; }
+      else if (name == "z_fail") { if (auto v = number_of(value, name)) policy.z_fail = *v; }
+      else if (name == "min_boards") {
+        if (value.is_integer() && *value.value<std::int64_t>() >= 2) policy.min_boards = static_cast<int>(*value.value<std::int64_t>());
+        else error(value.source(), "'min_boards' must be an integer >= 2 (a spread needs two boards)");
+      }
       else if (name == "description") { string_of(value, name); }
-      else error(key.source(), fmt::format("unknown key '{}' in [meta] (allowed: noise_factor, min_boards, description)", name));
+      else error(key.source(), fmt::format("unknown key '{}' in [meta] (allowed: z_warn, z_fail, min_boards, description)", name));
     }
   }
 
@@ -100,11 +127,11 @@ class PolicyParser {
       if (name == "name") { if (auto s = string_of(value, name)) c.name = *s; }
       else if (name == "probes") c.probes = strings_of(value, name);
       else if (name == "spread_rel") { if (auto v = number_of(value, name)) c.spread_rel = *v; }
-      else if (name == "k") { if (auto v = number_of(value, name)) c.k = *v; }
+      else if (name == "floor_rel") { if (auto v = number_of(value, name)) c.floor_rel = *v; }
       else if (name == "why") { if (auto s = string_of(value, name)) c.why = *s; }
-      else error(key.source(), fmt::format("unknown key '{}' in [[class]] (allowed: name, probes, spread_rel, k, why)", name));
+      else error(key.source(), fmt::format("unknown key '{}' in [[class]] (allowed: name, probes, spread_rel, floor_rel, why)", name));
     }
-    require(t, {"name", "probes", "spread_rel", "k", "why"}, "[[class]]");
+    require(t, {"name", "probes", "spread_rel", "why"}, "[[class]]");
     for (const PolicyClass& other : policy.classes)
       if (other.name == c.name) error(t.source(), fmt::format("class '{}' is defined twice (first at {})", c.name, other.where.str()));
     policy.classes.push_back(std::move(c));
@@ -131,6 +158,39 @@ class PolicyParser {
     policy.exclusions.push_back(std::move(x));
   }
 
+  void parse_supersede(const toml::table& t, BandPolicy& policy) {
+    PolicySupersede s;
+    s.where = at(t.source());
+    for (auto&& [key, value] : t) {
+      const std::string name(key.str());
+      if (name == "probes") s.probes = strings_of(value, name);
+      else if (name == "except") s.except = strings_of(value, name);
+      else if (name == "before") s.before = utc_of(value, name);
+      else if (name == "fix") {
+        if (auto v = string_of(value, name)) s.fix = *v;
+        const bool hex = s.fix.size() >= 7 && s.fix.find_first_not_of("0123456789abcdef") == std::string::npos;
+        if (!hex) error(value.source(), fmt::format("fix '{}' must be the fixing commit (7+ lowercase hex digits)", s.fix));
+      }
+      else if (name == "reason") { if (auto v = string_of(value, name)) s.reason = *v; }
+      else error(key.source(), fmt::format("unknown key '{}' in [[supersede]] (allowed: probes, except, before, fix, reason)", name));
+    }
+    require(t, {"probes", "before", "fix", "reason"}, "[[supersede]]");
+    policy.supersedes.push_back(std::move(s));
+  }
+
+  void parse_invariant(const toml::table& t, BandPolicy& policy) {
+    PolicyInvariant v;
+    v.where = at(t.source());
+    for (auto&& [key, value] : t) {
+      const std::string name(key.str());
+      if (name == "probes") v.probes = strings_of(value, name);
+      else if (name == "why") { if (auto s = string_of(value, name)) v.why = *s; }
+      else error(key.source(), fmt::format("unknown key '{}' in [[invariant]] (allowed: probes, why)", name));
+    }
+    require(t, {"probes", "why"}, "[[invariant]]");
+    policy.invariants.push_back(std::move(v));
+  }
+
   void parse_observation(const toml::table& t, BandPolicy& policy) {
     PolicyObservation o;
     o.where = at(t.source());
@@ -143,7 +203,11 @@ class PolicyParser {
       }
       else if (name == "board") { if (auto s = string_of(value, name)) o.board = *s; }
       else if (name == "source") { if (auto s = string_of(value, name)) o.source = *s; }
-      else error(key.source(), fmt::format("unknown key '{}' in [[observation]] (allowed: probe, measured, board, source)", name));
+      else if (name == "sku") {
+        if (auto s = string_of(value, name)) o.sku = *s;
+        if (o.sku.rfind("0x", 0) != 0) error(value.source(), fmt::format("sku '{}' must be a PCI device id like \"0x2335\"", o.sku));
+      }
+      else error(key.source(), fmt::format("unknown key '{}' in [[observation]] (allowed: probe, measured, board, source, sku)", name));
     }
     require(t, {"probe", "measured", "board", "source"}, "[[observation]]");
     policy.observations.push_back(std::move(o));
@@ -155,6 +219,28 @@ class PolicyParser {
 
 }  // namespace
 
+std::string canonical_utc(std::string_view time) {
+  // YYYY-MM-DDTHH:MM:SS, then an optional fraction, then Z or +00:00.
+  if (time.size() < 20) return "";
+  for (std::size_t i = 0; i < 19; ++i) {
+    const bool sep = i == 4 || i == 7 || i == 10 || i == 13 || i == 16;
+    const char want = i == 10 ? 'T' : (i == 13 || i == 16) ? ':' : '-';
+    if (sep ? time[i] != want : !std::isdigit(static_cast<unsigned char>(time[i]))) return "";
+  }
+  std::size_t i = 19;
+  if (time[i] == '.') {
+    ++i;
+    while (i < time.size() && std::isdigit(static_cast<unsigned char>(time[i]))) ++i;
+  }
+  const std::string_view zone = time.substr(i);
+  if (zone != "Z" && zone != "+00:00") return "";
+  return std::string(time.substr(0, 19)) + "Z";
+}
+
+bool PolicySupersede::covers(const std::string& probe_id) const {
+  return glob_match_any(probes, probe_id) && !glob_match_any(except, probe_id);
+}
+
 const PolicyClass* BandPolicy::class_for(const std::string& probe_id) const {
   for (const PolicyClass& c : classes)
     if (glob_match_any(c.probes, probe_id)) return &c;
@@ -164,6 +250,19 @@ const PolicyClass* BandPolicy::class_for(const std::string& probe_id) const {
 const PolicyExclusion* BandPolicy::exclusion_for(const std::string& gpu, const std::string& probe_id) const {
   for (const PolicyExclusion& x : exclusions)
     if (gpu.rfind(x.gpu, 0) == 0 && glob_match_any(x.probes, probe_id)) return &x;
+  return nullptr;
+}
+
+const PolicySupersede* BandPolicy::superseded_by(const std::string& probe_id, const std::string& time) const {
+  const std::string when = canonical_utc(time);
+  for (const PolicySupersede& s : supersedes)
+    if (s.covers(probe_id) && (when.empty() || when < s.before)) return &s;
+  return nullptr;
+}
+
+const PolicyInvariant* BandPolicy::invariant_for(const std::string& probe_id) const {
+  for (const PolicyInvariant& v : invariants)
+    if (glob_match_any(v.probes, probe_id)) return &v;
   return nullptr;
 }
 
@@ -180,39 +279,6 @@ BandPolicy parse_band_policy_file(const std::string& path, std::vector<Diagnosti
   std::ostringstream text;
   text << in.rdbuf();
   return parse_band_policy_text(text.str(), path, diagnostics);
-}
-
-double BoardSpread::relative() const { return centre == 0 ? 0 : half_spread / std::fabs(centre); }
-
-BoardSpread board_spread(const std::vector<std::vector<double>>& values_per_board) {
-  BoardSpread s;
-  for (const auto& values : values_per_board) {
-    if (values.empty()) continue;
-    const double mid = median(values);
-    s.medians.push_back(mid);
-    for (double v : values) s.noise = std::max(s.noise, std::fabs(v - mid));
-  }
-  if (s.medians.empty()) return s;
-  const auto [lo, hi] = std::minmax_element(s.medians.begin(), s.medians.end());
-  s.centre = (*lo + *hi) / 2;
-  s.half_spread = (*hi - *lo) / 2;
-  return s;
-}
-
-std::map<std::string, ClassSpread> class_spreads_from_evidence(
-    const BandPolicy& policy, const std::map<std::string, std::vector<std::vector<double>>>& values) {
-  std::map<std::string, ClassSpread> out;
-  for (const PolicyClass& c : policy.classes) out[c.name];
-  for (const auto& [probe, boards] : values) {
-    const PolicyClass* c = policy.class_for(probe);
-    if (!c) continue;
-    const BoardSpread s = board_spread(boards);
-    if (static_cast<int>(s.medians.size()) < policy.min_boards) continue;
-    ClassSpread& best = out[c->name];
-    if (best.probe.empty() || s.relative() > best.spread_rel)
-      best = ClassSpread{s.relative(), probe, static_cast<int>(s.medians.size())};
-  }
-  return out;
 }
 
 }  // namespace gpuconform

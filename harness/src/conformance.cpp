@@ -61,7 +61,8 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
     watch.start();
     result.measurement = probe.run(ctx);
     result.disturbance = watch.stop();
-    Verdict verdict = judge(*result.measurement, *expected);
+    // At --level quick a drift is noted, not warned (JudgeOptions, verdict.hpp).
+    Verdict verdict = judge(*result.measurement, *expected, JudgeOptions{!options.quick});
     // --- SASS check (sass.hpp): an expected opcode missing from the timed code fails the test.
     if (verdict.outcome == Outcome::pass)
       if (std::string why = sass::check_expected_opcodes(*expected, *result.measurement); !why.empty())

@@ -21,7 +21,7 @@ const std::vector<std::string> kMetaKeys = {"arch", "sku", "description"};
 const std::vector<std::string> kEntryKeys = {
     "kind",      "value",         "tol",       "tol_rel",   "min",       "max",
     "min_fraction", "drift_tol",  "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction",
-    "model",     "unit",          "source",    "note",      "seconds",   "sass"};
+    "model",     "unit",          "source",    "note",      "seconds",   "sass",      "at_max_clock"};
 const std::vector<std::string> kWaiverKeys = {"tests", "devices", "reason", "link"};
 
 // Which numeric/model keys each kind takes; the rest are rejected.
@@ -29,13 +29,13 @@ const std::map<ExpectationKind, std::set<std::string>> kKindKeys = {
     {ExpectationKind::band, {"value", "tol", "tol_rel", "drift_tol", "drift_tol_rel"}},
     {ExpectationKind::min, {"min", "drift_min"}},
     {ExpectationKind::max, {"max", "drift_max"}},
-    {ExpectationKind::fraction_of_peak, {"min_fraction", "drift_min_fraction"}},
+    {ExpectationKind::fraction_of_peak, {"min_fraction", "drift_min_fraction", "at_max_clock"}},
     {ExpectationKind::exact, {"model"}},
     {ExpectationKind::info, {}},
 };
 const std::set<std::string> kKindSpecificKeys = {
     "value",     "tol",       "tol_rel",   "min",       "max",       "min_fraction",
-    "drift_tol", "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction", "model"};
+    "drift_tol", "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction", "model", "at_max_clock"};
 
 class Parser {
  public:
@@ -116,6 +116,11 @@ class Parser {
       return std::nullopt;
     }
     error(node.source(), fmt::format("'{}' must be a number, not a {}", key, type_name(node)));
+    return std::nullopt;
+  }
+  std::optional<bool> get_bool(const toml::node& node, const std::string& key) {
+    if (node.is_boolean()) return *node.value<bool>();
+    error(node.source(), fmt::format("'{}' must be true or false, not a {}", key, type_name(node)));
     return std::nullopt;
   }
   std::optional<std::vector<std::string>> get_strings(const toml::node& node, const std::string& key) {
@@ -223,6 +228,7 @@ class Parser {
         }
       } else if (name == "note") { if (auto s = get_string(value, name)) e.note = *s;
       } else if (name == "sass") { if (auto v = get_strings(value, name)) e.sass = *v;
+      } else if (name == "at_max_clock") { if (auto b = get_bool(value, name)) e.at_max_clock = *b;
       }
     }
     if (!kind) {

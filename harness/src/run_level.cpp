@@ -35,6 +35,21 @@ std::optional<double> recorded_seconds(const ExpectationSet& expectations, const
   return std::nullopt;
 }
 
+const std::vector<std::string>& quick_required_probes() {
+  // What a node health check must see whatever the cost ranking says (issue 19 item 7):
+  // the cheapest-first rule alone picks the quickest probes of a group, which are rarely
+  // the paths jobs depend on.
+  static const std::vector<std::string> ids = {
+      "latency.mem.l2_hit",                   // one L2 latency: a slow L2 path slows every job's misses
+      "latency.mem.hbm",                      // one HBM latency: the memory's own timing, beyond its bandwidth
+      "throughput.hbm.read",                  // HBM bandwidth, what memory-bound jobs run at
+      "throughput.l2.read",                   // L2 bandwidth, what every HBM access passes through
+      "throughput.wgmma.m64n256k16.f32.f16",  // an all-SM tensor load: the rate (and the power) training runs at
+      "numeric.mma_sync.m16n8k16.f32.f16",    // the f16 -> f32 tensor-core arithmetic, bit for bit
+  };
+  return ids;
+}
+
 namespace {
 
 // The quick share of one group (see run_level.hpp), as a set of probes.
@@ -54,17 +69,29 @@ void select_quick_group(const std::vector<const Probe*>& group, const Expectatio
     chosen.insert(judged.begin(), judged.end());
     return;
   }
-  // Cheapest first; an entry without recorded seconds costs an unknown amount: last.
+  // The required probes first (quick_required_probes: they count toward the group's
+  // probes and seconds), then the cheapest; an entry without recorded seconds costs an
+  // unknown amount: last.
+  const std::vector<std::string>& required = quick_required_probes();
+  auto is_required = [&](const Probe* p) {
+    return std::find(required.begin(), required.end(), p->id) != required.end();
+  };
   std::stable_sort(judged.begin(), judged.end(), [&](const Probe* a, const Probe* b) {
+    if (is_required(a) != is_required(b)) return is_required(a);
     const auto sa = recorded_seconds(expectations, a->id), sb = recorded_seconds(expectations, b->id);
     if (sa.has_value() != sb.has_value()) return sa.has_value();
     return sa && *sa < *sb;
   });
   chosen.insert(judged.front());
   double spent = recorded_seconds(expectations, judged.front()->id).value_or(0);
-  for (std::size_t i = 1; i < judged.size() && i < kQuickProbesPerGroup; ++i) {
+  for (std::size_t i = 1; i < judged.size(); ++i) {
     const auto s = recorded_seconds(expectations, judged[i]->id);
-    if (!s || spent + *s > kQuickGroupSeconds) break;
+    if (is_required(judged[i])) {  // in whatever it costs
+      spent += s.value_or(0);
+      chosen.insert(judged[i]);
+      continue;
+    }
+    if (i >= kQuickProbesPerGroup || !s || spent + *s > kQuickGroupSeconds) break;
     spent += *s;
     chosen.insert(judged[i]);
   }

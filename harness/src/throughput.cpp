@@ -160,6 +160,7 @@ Measurement measure_throughput(const ProbeContext& ctx, const Work& work, const 
     m.peak_formula = d.formula;
     m.note("peak_entry", fmt::format("{} = {:g} {} ({})", entry->id, entry->per_sm_per_clock, entry->unit, entry->source));
     if (d.peak_at_max > 0) {
+      m.peak_at_max_clock = d.peak_at_max;  // judged for entries with at_max_clock (verdict.cpp)
       m.note("peak_at_max_clock", fmt::format("{:.6g} {} ({:g} {} x {} SMs x {:.0f} MHz maximum)", d.peak_at_max,
                                               m.unit, entry->per_sm_per_clock, entry->unit, work.sms_used, max_mhz));
       m.note("fraction_of_max_clock_peak", fmt::format("{:.4f}", m.value / d.peak_at_max));
@@ -192,6 +193,7 @@ void express_per_sm_clock(Measurement& m, int sms_used, const std::string& unit)
     m.sampling->interval.high /= sm_clocks_per_s;
   }
   m.unit = unit;
+  m.peak_at_max_clock.reset();  // in the old unit; a rate per clock has no clock to lose
   m.note("per_clock", fmt::format("{} / ({} SMs x {:.0f} MHz measured) = {:.4g} {}", per_second, sms_used,
                                   m.sm_clock_mhz, m.value, unit));
 }

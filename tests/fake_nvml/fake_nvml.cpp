@@ -6,6 +6,8 @@
 //   FAKE_NVML_PIDS             compute processes: comma-separated pids, "self" for this process
 //                              (fake_nvml_set_pids replaces it while threads poll: setenv is not thread-safe)
 //   FAKE_NVML_CLOCK_EVENTS     clock-event bit mask (strtoull base 0: "0x4")
+//   FAKE_NVML_MEM_CLOCK_MHZ    the current memory clock (default 2619, the maximum: an H100's HBM3);
+//                              "ns" answers NOT_SUPPORTED (clock_health_test.cpp)
 //   FAKE_NVML_POWER_VIOLATION_NS_PER_CALL  what each power-violation reading adds
 // NVLink (nvlink_state_test.cpp; not in the FAKE_NVML_LEGACY build):
 //   FAKE_NVML_NVLINK_LINKS     how many links the GPU shows (default 0 = none, as on a
@@ -266,7 +268,13 @@ int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, Device* d) {
   return 0;
 }
 int nvmlDeviceGetClockInfo(Device, unsigned type, unsigned* mhz) {
-  *mhz = type == 1 ? 1755 : 2619;  // NVML_CLOCK_SM : NVML_CLOCK_MEM
+  if (type == 2) {  // NVML_CLOCK_MEM
+    const char* v = std::getenv("FAKE_NVML_MEM_CLOCK_MHZ");
+    if (v && std::strcmp(v, "ns") == 0) return 3;  // NVML_ERROR_NOT_SUPPORTED
+    *mhz = static_cast<unsigned>(env_number("FAKE_NVML_MEM_CLOCK_MHZ", 2619));
+    return 0;
+  }
+  *mhz = 1755;  // NVML_CLOCK_SM
   return 0;
 }
 int nvmlDeviceGetMaxClockInfo(Device, unsigned type, unsigned* mhz) {

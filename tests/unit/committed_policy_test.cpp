@@ -1,92 +1,101 @@
-// The committed band policy must parse, state class spreads no smaller than the evidence
-// shows, and the committed sm_90.toml must follow it: every measured entry's note says
-// where its bands came from, and the healthy boards the policy lists lie inside the fail
-// bands.
+// The committed band policy must parse, state class numbers no smaller than the evidence
+// shows, and the committed files must follow it: every measured entry's note says where its
+// bands came from, the healthy boards the policy lists lie inside the fail bands, and every
+// invariant (a violation count) allows exactly 0 in every file.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
-#include "gpuconform/band_policy.hpp"
-#include "gpuconform/probe.hpp"
-#include "gpuconform/run_record_reader.hpp"
+#include "committed_evidence.hpp"
+#include "gpuconform/board_spread.hpp"
+#include "gpuconform/peaks.hpp"
+#include "gpuconform/record_writer.hpp"
 #include "gpuconform/verdict.hpp"
 
 namespace gpuconform {
 namespace {
 namespace fs = std::filesystem;
+using test::committed_file;
+using test::committed_policy;
 
-const std::string kDir = GPUCONFORM_TEST_EXPECTATIONS_DIR;
-
-BandPolicy committed_policy() {
-  std::vector<Diagnostic> diags;
-  BandPolicy p = parse_band_policy_file(kDir + "/evidence/policy.toml", diags);
-  for (const auto& d : diags) ADD_FAILURE() << d.str();
-  return p;
+bool measured_kind(const Probe& p) {
+  return p.record.kind != ExpectationKind::exact && p.record.kind != ExpectationKind::info;
 }
 
-ExpectationFile sm90() {
-  std::vector<Diagnostic> diags;
-  ExpectationFile f = parse_expectation_file(kDir + "/sm_90.toml", diags);
-  for (const auto& d : diags) ADD_FAILURE() << d.str();
-  return f;
-}
-
-TEST(CommittedPolicy, ClassSpreadsHoldWhatTheEvidenceShows) {
-  const BandPolicy policy = committed_policy();
-  std::map<std::string, std::map<std::string, std::vector<double>>> per_probe_board;  // probe -> board -> values
-  // The spreads describe boards of sm_90.toml's SKU (the H100 SXM5); other SKUs' boards
-  // have overlays of their own (tools/rederive_expectations.sh reads the same files).
-  for (const auto& entry : fs::directory_iterator(kDir + "/evidence")) {
-    if (entry.path().extension() != ".jsonl" || entry.path().filename().string().rfind("sm_90-0x2330-", 0) != 0)
-      continue;
-    for (const RecordedRun& r : read_run_record(entry.path().string())) {
-      if (policy.exclusion_for(r.gpu, r.probe)) continue;
-      const Probe* probe = Registry::instance().find(r.probe);
-      if (!probe || probe->record.kind == ExpectationKind::exact) continue;
-      const Measurement& m = r.measurement;
-      per_probe_board[r.probe][r.gpu].push_back(
-          probe->record.kind == ExpectationKind::fraction_of_peak && m.peak ? m.value / *m.peak : m.value);
+// Every probe x SKU of the usable evidence, in the unit its entry judges.
+std::vector<ProbeEvidence> evidence_of_every_sku() {
+  std::vector<ProbeEvidence> out;
+  std::set<std::string> skus;
+  for (const TimedRun& r : test::committed_runs()) skus.insert(r.run.sku);
+  for (const std::string& sku : skus)
+    for (const auto& [id, boards] : test::usable_runs(sku)) {
+      const Probe* probe = Registry::instance().find(id);
+      if (probe && measured_kind(*probe)) out.push_back(ProbeEvidence{id, sku, judged_values(*probe, boards)});
     }
-  }
-  std::map<std::string, std::vector<std::vector<double>>> values;
-  for (const auto& [probe, boards] : per_probe_board) {
-    EXPECT_NE(policy.class_for(probe), nullptr) << probe << " matches no class of the band policy";
-    for (const auto& [gpu, v] : boards) values[probe].push_back(v);
-  }
-  const auto seen = class_spreads_from_evidence(policy, values);
+  return out;
+}
+
+TEST(CommittedPolicy, ClassNumbersHoldWhatTheEvidenceShows) {
+  const BandPolicy& policy = committed_policy();
+  const std::vector<ProbeEvidence> evidence = evidence_of_every_sku();
+  ASSERT_FALSE(evidence.empty());
+  for (const ProbeEvidence& e : evidence)
+    if (e.probe.rfind("health.", 0) != 0)  // node health readings are cited invariants or link facts
+      EXPECT_TRUE(policy.class_for(e.probe) || policy.invariant_for(e.probe))
+          << e.probe << " matches no class and no invariant of the band policy";
+  const auto seen = class_spreads_from_evidence(policy, evidence);
   for (const PolicyClass& c : policy.classes) {
     const ClassSpread& s = seen.at(c.name);
-    ASSERT_FALSE(s.probe.empty()) << c.name << ": no probe of the class on " << policy.min_boards << " boards";
+    if (s.probe.empty()) {
+      // No probe of the class on min_boards boards of one SKU yet: the stated spread must
+      // hold at least what fewer boards show.
+      EXPECT_GE(c.spread_rel, s.fewer_rel) << c.name << " (" << s.fewer_probe << " on " << s.fewer_boards << " boards)";
+      continue;
+    }
     // Stated = the evidence rounded up to three digits: never below it, never far above.
-    EXPECT_GE(c.spread_rel, s.spread_rel) << c.name << " (" << s.probe << ")";
-    EXPECT_LE(c.spread_rel, s.spread_rel * 1.01) << c.name << " (" << s.probe << ")";
+    EXPECT_GE(c.spread_rel, s.spread_rel) << c.name << " (" << s.probe << ", " << s.sku << ")";
+    EXPECT_LE(c.spread_rel, s.spread_rel * 1.01) << c.name << " (" << s.probe << ", " << s.sku << ")";
+    // The floor is at least the class's median spread: no entry claims to be more
+    // reproducible than its class's typical member.
+    EXPECT_GE(c.floor_rel, s.median_rel) << c.name << " (median over " << s.probes << " probes)";
   }
 }
 
-TEST(CommittedPolicy, EveryMeasuredSm90EntrySaysWhereItsBandsCameFrom) {
-  const BandPolicy policy = committed_policy();
-  for (const Expectation& e : sm90().entries) {
-    if (e.kind == ExpectationKind::exact || e.kind == ExpectationKind::info || e.source.rfind("run:", 0) != 0) continue;
-    EXPECT_EQ(e.note.rfind("bands from ", 0), 0u) << e.probe_id << ": " << e.note;
-    const PolicyClass* c = policy.class_for(e.probe_id);
-    ASSERT_NE(c, nullptr) << e.probe_id;
-    EXPECT_NE(e.note.find("(class " + c->name + ")"), std::string::npos) << e.probe_id << ": " << e.note;
-    // A class whose boards agree bit for bit (spread 0) has no margin: fail band = drift band.
-    if (c->spread_rel > 0)
-      EXPECT_TRUE(e.has_drift()) << e.probe_id << ": a class margin always leaves room for a drift band";
-    EXPECT_TRUE(e.seconds) << e.probe_id << ": the run records say how long it took";
-  }
+TEST(CommittedPolicy, EveryMeasuredEntrySaysWhereItsBandsCameFrom) {
+  const BandPolicy& policy = committed_policy();
+  std::vector<std::string> files = {"sm_90.toml"};
+  for (const auto& entry : fs::directory_iterator(test::expectations_dir() + "/sku"))
+    files.push_back("sku/" + entry.path().filename().string());
+  for (const std::string& path : files)
+    for (const Expectation& e : committed_file(path).entries) {
+      if (e.kind == ExpectationKind::exact || e.kind == ExpectationKind::info || e.source.rfind("run:", 0) != 0) continue;
+      EXPECT_EQ(e.note.rfind("bands from ", 0), 0u) << path << " " << e.probe_id << ": " << e.note;
+      EXPECT_TRUE(e.seconds) << path << " " << e.probe_id << ": the run records say how long it took";
+      if (policy.invariant_for(e.probe_id)) {
+        EXPECT_NE(e.note.find("[[invariant]]"), std::string::npos) << path << " " << e.probe_id << ": " << e.note;
+        continue;
+      }
+      if (const PolicyClass* c = policy.class_for(e.probe_id)) {
+        EXPECT_NE(e.note.find("(class " + c->name + ")"), std::string::npos) << path << " " << e.probe_id << ": " << e.note;
+        EXPECT_NE(e.note.find("sigma = "), std::string::npos) << path << " " << e.probe_id << ": " << e.note;
+      }
+    }
 }
 
 TEST(CommittedPolicy, HealthyBoardsOfTheObservationsPassTheFailBands) {
-  const BandPolicy policy = committed_policy();
-  const ExpectationFile file = sm90();
+  const BandPolicy& policy = committed_policy();
   ASSERT_FALSE(policy.observations.empty());
+  int on_overlays = 0;
   for (const PolicyObservation& o : policy.observations) {
-    const Expectation* e = nullptr;
-    for (const Expectation& x : file.entries)
-      if (x.probe_id == o.probe) e = &x;
+    ExpectationSet set;
+    set.apply(committed_file("sm_90.toml"));
+    if (!o.sku.empty()) {
+      set.apply(committed_file("sku/" + o.sku + ".toml"));
+      ++on_overlays;
+    }
+    const Expectation* e = set.find(o.probe);
     ASSERT_NE(e, nullptr) << o.probe;
     Measurement m;
     m.value = o.measured;
@@ -94,6 +103,55 @@ TEST(CommittedPolicy, HealthyBoardsOfTheObservationsPassTheFailBands) {
     const Verdict v = judge(m, *e);
     EXPECT_NE(v.outcome, Outcome::fail) << o.where.str() << " " << o.board << ": " << v.reason;
   }
+  EXPECT_GE(on_overlays, 1) << "issue 19's H200 uniformity observations judge the overlay";
+}
+
+// Expectation files of every architecture and SKU (evidence/ holds the policy, peaks/ the
+// peak tables).
+std::vector<std::string> every_expectation_file() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(test::expectations_dir()))
+    if (entry.path().extension() == ".toml" && entry.path().parent_path().filename() != "evidence" &&
+        !is_peak_table_path(entry.path().string()))
+      files.push_back(entry.path().string());
+  return files;
+}
+
+TEST(CommittedPolicy, ViolationCountsAllowExactlyZeroInEveryFile) {
+  const BandPolicy& policy = committed_policy();
+  int invariants = 0;
+  for (const std::string& path : every_expectation_file()) {
+    std::vector<Diagnostic> diags;
+    const ExpectationFile f = parse_expectation_file(path, diags);
+    for (const Expectation& e : f.entries) {
+      const bool counts_violations = e.unit == "violations";
+      if (!counts_violations && !policy.invariant_for(e.probe_id)) continue;
+      ++invariants;
+      EXPECT_TRUE(policy.invariant_for(e.probe_id)) << path << " " << e.probe_id << " counts violations: list it in [[invariant]]";
+      EXPECT_EQ(e.kind, ExpectationKind::max) << path << " " << e.probe_id;
+      EXPECT_EQ(e.max.value_or(-1), 0) << path << " " << e.probe_id << ": an invariant allows exactly 0";
+      EXPECT_FALSE(e.drift_max && *e.drift_max != 0) << path << " " << e.probe_id;
+    }
+  }
+  EXPECT_GE(invariants, 7);
+}
+
+// A derivation refuses an invariant that a board broke, and the supersede rules keep the
+// records made before the fixes out: the H200 overlay no longer tolerates the GPC and
+// resident-block violations of 2026-11-25 (issue 19).
+TEST(CommittedPolicy, RecordsBeforeTheFixesAreSuperseded) {
+  const BandPolicy& policy = committed_policy();
+  int superseded = 0;
+  for (const TimedRun& r : test::committed_runs()) {
+    const std::string why = retired_because(policy, r);
+    if (why.find("[[supersede]]") != std::string::npos) ++superseded;
+    if (policy.invariant_for(r.run.probe) && r.run.measurement.value != 0)
+      EXPECT_FALSE(why.empty()) << r.run.file << ":" << r.run.line << " " << r.run.probe << " read "
+                                << r.run.measurement.value << " and is used";
+    if (r.run.probe.rfind("throughput.hbm.", 0) == 0)  // issue 18's kernels only
+      EXPECT_EQ(why.empty(), r.time >= "2026-11-26T07:25") << r.run.file << ":" << r.run.line << " " << r.time;
+  }
+  EXPECT_GT(superseded, 0);
 }
 
 }  // namespace

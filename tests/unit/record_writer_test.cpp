@@ -30,10 +30,12 @@ TEST(RecordWriter, DeterministicBandGetsTheFloorTolerance) {
   EXPECT_EQ(e.source, "run:x:1");
 }
 
-TEST(RecordWriter, NoisyBandWidensToThreeTimesTheWorstDeviation) {
+TEST(RecordWriter, NoisyBandWidensToThreeAndFiveTimesTheRunNoise) {
+  // One board, largest run deviation 10: a run's sigma; drift 3 x 10, fail 5 x 10.
   const Expectation e = derive_expectation(probe_of(ExpectationKind::band, 0.1), {m(500), m(510), m(490)}, "run:x:1");
   EXPECT_DOUBLE_EQ(*e.value, 500);
-  EXPECT_DOUBLE_EQ(*e.tol, 30);
+  EXPECT_DOUBLE_EQ(*e.drift_tol, 30);
+  EXPECT_DOUBLE_EQ(*e.tol, 50);
 }
 
 TEST(RecordWriter, ASmallValueKeepsFourSignificantDigits) {
@@ -67,7 +69,8 @@ TEST(RecordWriter, BandAcrossBoardsAddsTheNoiseWithinABoard) {
   const Expectation e = derive_expectation_across(probe_of(ExpectationKind::band, 0.1),
                                                   {board("GPU-a", {m(99), m(100), m(101)}), board("GPU-b", {m(110)})});
   EXPECT_DOUBLE_EQ(*e.value, 105);
-  EXPECT_DOUBLE_EQ(*e.tol, 8);  // 3 x 1 + 5
+  EXPECT_DOUBLE_EQ(*e.drift_tol, 8);  // the farthest board 5 + 3 x the run noise 1
+  EXPECT_DOUBLE_EQ(*e.tol, 10);       // + (5 - 3) x sigma 1
 }
 
 TEST(RecordWriter, OneBoardAcrossIsTheSingleBoardRule) {
@@ -90,10 +93,11 @@ TEST(RecordWriter, FractionOfPeakWithoutAClassKeepsTheProbesOwnMargin) {
   Measurement a = m(3.0e12, "B/s"), b = m(2.9e12, "B/s");
   a.peak = b.peak = 3.35e12;
   const Expectation e = derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a, b}, "run:x:1");
-  // median 0.8806 of peak, noise 0.0149: drift 0.8806 - 3 x 0.0149 = 0.8358 -> 0.83;
-  // fail 0.8358 - 0.05 x 0.8806 = 0.7918 -> 0.79 (both rounded down)
-  EXPECT_DOUBLE_EQ(*e.drift_min_fraction, 0.83);
-  EXPECT_DOUBLE_EQ(*e.min_fraction, 0.79);
+  // median 0.880597 of peak, run noise 0.014925: drift 0.880597 - 3 x 0.014925 = 0.835821
+  // -> 0.8358; fail 0.835821 - 0.05 x 0.880597 = 0.791791 -> 0.7917 (four digits, rounded
+  // down: no longer two decimals, which gave away up to 1 % of peak)
+  EXPECT_DOUBLE_EQ(*e.drift_min_fraction, 0.8358);
+  EXPECT_DOUBLE_EQ(*e.min_fraction, 0.7917);
   EXPECT_NE(e.note.find("the probe's margin 0.05 x |centre|"), std::string::npos) << e.note;
 }
 
@@ -123,6 +127,22 @@ TEST(RecordWriter, RenderedFileParsesBackIdentically) {
   EXPECT_DOUBLE_EQ(*back.entries[0].value, 4.02);
   EXPECT_DOUBLE_EQ(*back.entries[0].tol, 0.25);
   EXPECT_EQ(back.entries[0].source, "cite:a paper, Table 2");
+}
+
+// at_max_clock is set by hand on a fraction entry and must survive a re-derivation's rewrite.
+TEST(RecordWriter, AtMaxClockIsWrittenOnlyWhenSetAndParsesBack) {
+  Measurement a = m(3.0e12, "B/s");
+  a.peak = 3.35e12;
+  ExpectationFile f;
+  f.arch = "sm_90";
+  f.entries.push_back(derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a}, "cite:a paper, Table 2"));
+  EXPECT_EQ(render_expectation_file(f).find("at_max_clock"), std::string::npos);
+  f.entries[0].at_max_clock = true;
+  std::vector<Diagnostic> diags;
+  const ExpectationFile back = parse_expectation_text(render_expectation_file(f), test::fixture("r.toml"), diags);
+  ASSERT_TRUE(diags.empty()) << diags.front().str();
+  ASSERT_EQ(back.entries.size(), 1u);
+  EXPECT_TRUE(back.entries[0].at_max_clock);
 }
 
 }  // namespace

@@ -125,6 +125,25 @@ TEST_F(QuickRule, AnEntryWithoutRecordedSecondsComesOnlyWhenNothingElseCan) {
   EXPECT_EQ(quick(), (std::vector<std::string>{"numeric.feature.c"}));
 }
 
+TEST_F(QuickRule, RequiredProbesComeFirstWhateverTheyCostAndCountTowardTheGroup) {
+  add("throughput.hbm.write", 0.01);
+  add("throughput.hbm.copy", 0.02);
+  add("throughput.hbm.triad", 0.03);
+  add("throughput.hbm.read", 0.975);  // required: the most expensive, yet first
+  EXPECT_EQ(quick(), (std::vector<std::string>{"throughput.hbm.write", "throughput.hbm.read"}))
+      << "0.975 s of the group's 1 s is spent: only the cheapest still fits";
+}
+
+TEST_F(QuickRule, ARequiredProbeThisGpuCannotJudgeIsNotForced) {
+  add("throughput.wgmma.m64n256k16.f32.f16", 0.03, ExpectationKind::band, 90);  // sm_90a only
+  add("throughput.wgmma.other", 0.05);
+  EXPECT_EQ(quick(80), (std::vector<std::string>{"throughput.wgmma.other"}));
+  add("numeric.mma_sync.m16n8k16.f32.f16", 0.5, ExpectationKind::info);  // nothing to judge
+  add("numeric.mma_sync.m16n8k8.f32.f16", 0.04, ExpectationKind::exact);
+  EXPECT_EQ(quick(90), (std::vector<std::string>{"throughput.wgmma.m64n256k16.f32.f16", "throughput.wgmma.other",
+                                                 "numeric.mma_sync.m16n8k8.f32.f16"}));
+}
+
 TEST_F(QuickRule, StandardAndLongSelectEverything) {
   add("latency.alu.a", 0.5);
   add_without_entry("latency.alu.b");
@@ -154,10 +173,37 @@ TEST(RunLevel, QuickOnTheCommittedH100FileCoversEveryGroup) {
   }
   EXPECT_EQ(covered, groups);
   for (const auto& [group, use] : per_group) {
+    if (group.rfind("health.", 0) == 0) continue;  // health runs whole
     EXPECT_LE(use.first, static_cast<int>(kQuickProbesPerGroup)) << group;
     if (use.first > 1) EXPECT_LE(use.second, kQuickGroupSeconds) << group;
   }
   EXPECT_LT(quick.size(), all.size());
+}
+
+// Issue 19 item 7: on the H100 and the H200 files quick judges one L2 and one HBM latency,
+// hbm.read, l2.read, an all-SM wgmma, the f16 -> f32 mma.sync numeric path and every
+// judged health check.
+TEST(RunLevel, QuickOnTheCommittedFilesRunsTheRequiredProbesAndEveryHealthCheck) {
+  const std::vector<const Probe*> all = select_probes({"*"});
+  for (std::uint32_t sku : {0x2330u, 0x2335u}) {
+    DeviceInfo gpu = sm(90);
+    gpu.pci_device_id = sku;
+    const ExpectationSet set = load_device_expectations(gpu, GPUCONFORM_TEST_EXPECTATIONS_DIR, {});
+    std::set<std::string> quick;
+    for (const Probe* p : select_for_level(all, set, gpu, RunLevel::quick)) quick.insert(p->id);
+    for (const std::string& id : quick_required_probes()) {
+      EXPECT_NE(Registry::instance().find(id), nullptr) << id << " is no probe";
+      const Expectation* e = set.find(id);
+      ASSERT_NE(e, nullptr) << id << " has no entry for " << std::hex << sku;
+      EXPECT_NE(e->kind, ExpectationKind::info) << id;
+      EXPECT_TRUE(quick.count(id)) << id << " not at quick level on " << std::hex << sku;
+    }
+    for (const Probe* p : all) {
+      const Expectation* e = set.find(p->id);
+      if (p->family == Family::health && e && e->kind != ExpectationKind::info)
+        EXPECT_TRUE(quick.count(p->id)) << p->id;
+    }
+  }
 }
 
 TestResult run(Outcome o, std::optional<double> value, const std::string& reason = "r") {

@@ -112,5 +112,27 @@ TEST(VerdictDrift, AWaiverLeavesADriftWarningAsItIs) {
   EXPECT_EQ(v.reason.rfind("drifted:", 0), 0u) << v.reason;
 }
 
+// --level quick (JudgeOptions): its samples are shorter than the standard ones the drift
+// bands come from, so a drift passes, saying so in its reason; a fail stays a fail.
+TEST(VerdictDrift, AtQuickLevelADriftPassesWithItsReasonAndAFailStaysAFail) {
+  const JudgeOptions quick{false};
+  const Verdict v = judge(measured(280.5), two_level_band(), quick);
+  EXPECT_EQ(v.outcome, Outcome::pass);
+  EXPECT_EQ(v.reason,
+            "drifted (not warned at --level quick: its shorter samples are not what the drift band was derived "
+            "from; a standard run judges the drift): measured 280.500 cycles, outside the drift band 275.700 cycles "
+            "± 3.100 cycles but inside the fail band 275.700 cycles ± 21 cycles (sm_90.toml:1664:1, "
+            "run:evidence/x.jsonl:3)");
+  EXPECT_EQ(judge(measured(297.0), two_level_band(), quick).outcome, Outcome::fail);
+  EXPECT_EQ(judge(measured(278.7), two_level_band(), quick).reason.rfind("measured", 0), 0u)
+      << "inside the drift band: an ordinary pass";
+  Expectation e = entry(ExpectationKind::fraction_of_peak);
+  e.min_fraction = 0.79;
+  e.drift_min_fraction = 0.85;
+  EXPECT_EQ(judge(measured(80, 100.0), e, quick).outcome, Outcome::pass);
+  EXPECT_EQ(judge(measured(78, 100.0), e, quick).outcome, Outcome::fail);
+  EXPECT_EQ(judge(measured(80, 100.0), e).outcome, Outcome::warn) << "standard and long still warn";
+}
+
 }  // namespace
 }  // namespace gpuconform

@@ -12,10 +12,13 @@
 
 #include "commands.hpp"
 #include "gpuconform/conformance.hpp"
+#include "gpuconform/board_spread.hpp"
 #include "gpuconform/cuda_check.hpp"
+#include "gpuconform/evidence_pool.hpp"
 #include "gpuconform/record_writer.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/run_record_reader.hpp"
+#include "gpuconform/selftest_injection.hpp"
 
 namespace gpuconform::cli {
 namespace {
@@ -113,10 +116,10 @@ std::string kept_because(const Expectation* existing) {
 }
 
 // The runs of every wanted probe, grouped per board in order of first appearance,
-// after the --gpu, --sku and policy exclusion filters.
+// after the --gpu and --sku filters and without the runs the band policy retires.
 struct Pooled {
-  std::map<std::string, std::vector<BoardRuns>> per_probe;
-  int excluded = 0;
+  PooledRuns per_probe;
+  std::map<std::string, int> retired;  // why -> runs
 };
 
 // A run of a wanted probe on a wanted board (--probe, --gpu, --sku).
@@ -129,59 +132,88 @@ bool wanted(const RecordedRun& r, const RecordArgs& args) {
   return args.sku.empty() || r.sku == args.sku;
 }
 
-Pooled pool_runs(const std::vector<RecordedRun>& all, const RecordArgs& args, const BandPolicy& policy,
+Pooled pool_runs(const std::vector<TimedRun>& all, const RecordArgs& args, const BandPolicy& policy,
                  const fs::path& out_dir) {
   Pooled pooled;
-  for (const RecordedRun& r : all) {
-    if (!wanted(r, args)) continue;
-    if (policy.exclusion_for(r.gpu, r.probe)) {
-      ++pooled.excluded;
+  const auto source = [&](const TimedRun& r) {
+    return fmt::format("run:{}:{}", fs::relative(fs::absolute(r.run.file), out_dir).string(), r.run.line);
+  };
+  for (const TimedRun& r : all) {
+    if (!wanted(r.run, args)) continue;
+    if (const std::string why = retired_because(policy, r); !why.empty()) {
+      ++pooled.retired[why];
       continue;
     }
-    auto& boards = pooled.per_probe[r.probe];
-    auto at = std::find_if(boards.begin(), boards.end(), [&](const BoardRuns& b) { return b.gpu == r.gpu; });
-    if (at == boards.end()) {
-      boards.push_back(BoardRuns{
-          r.gpu, fmt::format("run:{}:{}", fs::relative(fs::absolute(r.file), out_dir).string(), r.line), {}, {}});
-      at = boards.end() - 1;
-    }
-    at->runs.push_back(r.measurement);
-    if (r.seconds && *r.seconds > 0) at->seconds = std::max(at->seconds.value_or(0), *r.seconds);
+    add_to_pool(pooled.per_probe, r, source);
   }
   return pooled;
 }
 
-// Says where the evidence now shows a wider between-board spread than a class states:
-// the policy's numbers must be raised (and their `why` rewritten) by hand.
-void check_class_spreads(const BandPolicy& policy, const Pooled& pooled) {
-  std::map<std::string, std::vector<std::vector<double>>> values;
+// What the evidence in hand says each class's spread_rel should be, beside what the policy
+// states; a stated spread below what these records show is raised by hand (with its `why`).
+// Classes measured on another SKU's boards, and floor_rel, are held to all the evidence by
+// tests/unit/committed_policy_test.cpp.
+void check_class_spreads(const BandPolicy& policy, const Pooled& pooled, const std::vector<TimedRun>& all) {
+  std::map<std::string, std::string> sku_of;  // board -> SKU
+  for (const TimedRun& r : all) sku_of[r.run.gpu] = r.run.sku;
+  std::vector<ProbeEvidence> evidence;
   for (const auto& [id, boards] : pooled.per_probe) {
     const Probe* probe = Registry::instance().find(id);
     if (!probe || probe->record.kind == ExpectationKind::exact || probe->record.kind == ExpectationKind::info) continue;
-    for (const BoardRuns& b : boards) {
-      std::vector<double> v;
-      for (const Measurement& m : b.runs)
-        v.push_back(probe->record.kind == ExpectationKind::fraction_of_peak && m.peak ? m.value / *m.peak : m.value);
-      values[id].push_back(std::move(v));
+    std::map<std::string, std::vector<BoardRuns>> per_sku;
+    for (const BoardRuns& b : boards) per_sku[sku_of[b.gpu]].push_back(b);
+    for (const auto& [sku, sku_boards] : per_sku) evidence.push_back(ProbeEvidence{id, sku, judged_values(*probe, sku_boards)});
+  }
+  for (const auto& [name, seen] : class_spreads_from_evidence(policy, evidence)) {
+    const PolicyClass* c = nullptr;
+    for (const PolicyClass& x : policy.classes)
+      if (x.name == name) c = &x;
+    if (!c) continue;
+    if (seen.probe.empty()) {
+      fmt::print("class {:<18} spread_rel {}: no probe on {} boards in these records\n", name, c->spread_rel,
+                 policy.min_boards);
+      continue;
     }
+    fmt::print("class {:<18} spread_rel {} (these records: {:.4g}, {} on {} boards), floor_rel {} (median of {} "
+               "probes: {:.4g})\n",
+               name, c->spread_rel, seen.spread_rel, seen.probe, seen.boards, c->floor_rel, seen.probes,
+               seen.median_rel);
+    if (seen.spread_rel > c->spread_rel)
+      fmt::print(stderr, "warning: {}: class '{}' states spread_rel {} but {} on {} boards shows {:.4g}; raise it\n",
+                 c->where.str(), name, c->spread_rel, seen.probe, seen.boards, seen.spread_rel);
   }
-  for (const auto& [name, seen] : class_spreads_from_evidence(policy, values)) {
-    for (const PolicyClass& c : policy.classes)
-      if (c.name == name && seen.spread_rel > c.spread_rel)
-        fmt::print(stderr, "warning: {}: class '{}' states spread_rel {} but {} on {} boards shows {:.4g}; raise it\n",
-                   c.where.str(), name, c.spread_rel, seen.probe, seen.boards, seen.spread_rel);
-  }
+}
+
+// Judgement flags set by hand on an entry, which a re-derivation keeps: the SASS opcodes
+// the timed code must contain, and whether a fraction also holds at the maximum clock.
+void keep_hand_fields(Expectation& e, const Expectation* existing) {
+  if (!existing) return;
+  if (e.sass.empty()) e.sass = existing->sass;
+  if (e.kind == ExpectationKind::fraction_of_peak && existing->kind == ExpectationKind::fraction_of_peak)
+    e.at_max_clock = e.at_max_clock || existing->at_max_clock;
+}
+
+// A run with self-test fault injection measured a deliberately degraded GPU: never evidence
+// (docs/selftest.md). True, after saying which file and line, when one of `paths` is one.
+bool refuses_injected_records(const std::vector<std::string>& paths) {
+  for (const auto& path : paths)
+    if (const auto line = selftest::injected_record_line(path)) {
+      fmt::print(stderr, "gpuconform record: {} was written with self-test fault injection: not evidence\n", *line);
+      return true;
+    }
+  return false;
 }
 
 // `record --from`: no GPU. Derives each wanted probe from the runs of one or more boards
 // of one architecture (or, with --sku, of one SKU: an overlay holding only what differs
 // from the architecture file beyond its drift band).
 int record_from_runs(const RecordArgs& args) {
-  std::vector<RecordedRun> all;
+  if (refuses_injected_records(args.from)) return kExitUnusable;
+  std::vector<TimedRun> all;
   try {
     for (const auto& path : args.from) {
-      auto runs = read_run_record(path);
-      all.insert(all.end(), runs.begin(), runs.end());
+      auto runs = read_timed_runs(path);
+      all.insert(all.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
     }
   } catch (const std::exception& e) {
     fmt::print(stderr, "gpuconform record: {}\n", e.what());
@@ -201,11 +233,12 @@ int record_from_runs(const RecordArgs& args) {
   }
   const fs::path out_dir = fs::absolute(args.out).parent_path();
   const Pooled pooled = pool_runs(all, args, policy, out_dir);
-  if (pooled.excluded) fmt::print("left out {} run(s) listed in [[exclude]] of {}\n", pooled.excluded, policy.path);
+  for (const auto& [why, runs] : pooled.retired) fmt::print("left out {} run(s): {}\n", runs, why);
 
   // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
   std::string arch;
-  for (const RecordedRun& r : all) {
+  for (const TimedRun& timed : all) {
+    const RecordedRun& r = timed.run;
     if (!wanted(r, args)) continue;
     std::string& scope = overlay ? file.sku : file.arch;
     const std::string& run_scope = overlay ? r.sku : r.arch;
@@ -226,9 +259,8 @@ int record_from_runs(const RecordArgs& args) {
       return kExitUnusable;
     }
     if (!load_file(base_path, base, "the base file")) return kExitUnusable;
-  } else {
-    check_class_spreads(policy, pooled);
   }
+  check_class_spreads(policy, pooled, all);  // a SKU's boards can measure a class too
 
   int written = 0, failures = 0, same = 0;
   for (const auto& [id, boards] : pooled.per_probe) {
@@ -244,17 +276,17 @@ int record_from_runs(const RecordArgs& args) {
     }
     try {
       Expectation e = derive_expectation_across(*probe, boards, policy);
-      if (existing) e.sass = existing->sass;  // a SASS check is written by hand, never derived
+      keep_hand_fields(e, existing);  // written by hand, never derived
       if (!args.sku.empty()) {
         const Expectation* in_base = find_entry(base, id);
-        if (in_base && !differs_beyond_drift(e, *in_base)) {
+        if (in_base && !differs_beyond_drift(e, *in_base, boards_seen(*probe, boards, policy))) {
           ++same;  // the base file holds this SKU: an older overlay entry is no longer needed
           file.entries.erase(std::remove_if(file.entries.begin(), file.entries.end(),
                                             [&](const Expectation& x) { return x.probe_id == id; }),
                              file.entries.end());
           continue;
         }
-        if (in_base && e.sass.empty()) e.sass = in_base->sass;
+        keep_hand_fields(e, in_base);
       }
       replace_entry(file, std::move(e));
       ++written;
@@ -339,7 +371,7 @@ int record(const RecordArgs& args) {
       }
       Expectation e = derive_expectation_across(
           probe, {BoardRuns{device.uuid, fmt::format("run:{}:{}", cited, first_line), runs, seconds}}, policy);
-      if (const Expectation* existing = find_entry(file, probe.id)) e.sass = existing->sass;
+      keep_hand_fields(e, find_entry(file, probe.id));
       replace_entry(file, std::move(e));
       ++written;
       fmt::print("  recorded {:<44} {}\n", probe.id, runs.front().unit);

@@ -45,6 +45,12 @@ struct Expectation {
   std::optional<double> drift_tol, drift_tol_rel;  // band: drift half-width
   std::optional<double> drift_min, drift_max;      // min / max kinds: drift limit
   std::optional<double> drift_min_fraction;        // fraction_of_peak: drift limit
+  // fraction_of_peak only: min_fraction holds for the peak at the board's maximum SM
+  // clock as well as at the clock measured during the probe. For loads that stay below
+  // the power cap, so that a healthy board runs them at its maximum clock: a board stuck
+  // at a lower clock then fails instead of passing per clock (verdict.cpp). Not for
+  // all-SM tensor loads, which run below the maximum under the power cap by design.
+  bool at_max_clock = false;
   std::string model;                   // exact: reference model id
   std::string unit;
   std::string source;                  // "run:<path>:<line>" or "cite:<reference>"

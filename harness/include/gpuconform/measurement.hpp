@@ -50,6 +50,10 @@ struct Measurement {
   // constants and clocks, and the formula in words for the verdict text.
   std::optional<double> peak;
   std::string peak_formula;
+  // The same peak at the board's maximum SM clock instead of the measured one, where
+  // the peak scales with the SM clock (throughput.hpp); judged for entries with
+  // `at_max_clock` (expectation.hpp).
+  std::optional<double> peak_at_max_clock;
   std::uint64_t compared = 0;   // numeric probes: output elements compared
   double sm_clock_mhz = 0;      // SM clock measured during the probe; 0 if not measured
   // Ordered facts for people: the model used, SASS opcodes, first mismatches.

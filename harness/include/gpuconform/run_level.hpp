@@ -6,14 +6,17 @@
 //
 // quick     a verdict from every probe group in a node-health-check budget. Per group
 //           (the id's first two fields, as ctest groups them): among the probes this GPU
-//           can run that have an entry other than `info`, the cheapest by the entry's
-//           recorded `seconds` first; further ones cheapest-first while the group has
-//           fewer than kQuickProbesPerGroup and its recorded seconds stay within
-//           kQuickGroupSeconds. A group with no such probe contributes its first probe,
+//           can run that have an entry other than `info`, those of quick_required_probes()
+//           (whatever they cost), then the cheapest by the entry's recorded `seconds`;
+//           further ones cheapest-first while the group has fewer than
+//           kQuickProbesPerGroup and its recorded seconds (the required ones' included)
+//           stay within kQuickGroupSeconds. A group with no such probe contributes its first probe,
 //           whose skip verdict says why (no expectation, an unmet requirement). The
 //           health family (NVML readings, milliseconds each) runs whole. Probes
 //           run with fewer repeats (RunOptions::quick) and the worker disassembles no
-//           SASS unless a selected entry asserts opcodes (runner_worker.cpp).
+//           SASS unless a selected entry asserts opcodes (runner_worker.cpp). A value
+//           outside its drift band but inside its fail band passes at this level, its
+//           reason saying it drifted (JudgeOptions, verdict.hpp).
 // standard  every selected probe once (the default).
 // long      every selected probe `repeats` times (whole passes over the selection, so
 //           slow drifts show); the record holds each run and a "spread" line per probe.
@@ -36,6 +39,10 @@ constexpr std::size_t kQuickProbesPerGroup = 3;
 constexpr double kQuickGroupSeconds = 1.0;
 // Runs of each probe at --level long unless --repeats says otherwise.
 constexpr int kLongRepeatsDefault = 5;
+
+// The probes quick judges wherever this GPU can judge them (an entry other than `info`
+// and the requirements met), each for what it catches (run_level.cpp says why).
+const std::vector<std::string>& quick_required_probes();
 
 // "latency.alu" for "latency.alu.fma.rn.f32": the probe group (ctest's group too).
 std::string probe_group(std::string_view id);

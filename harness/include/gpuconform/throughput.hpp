@@ -9,8 +9,9 @@
 //
 // `Measurement::peak` is the first (the verdict's denominator: a clock- or
 // power-limited part is judged on what its SMs could do at the clock they
-// ran); the notes carry the second and the fraction of it, so a part that
-// throttles is visible in the record. Peak entries live in
+// ran); `Measurement::peak_at_max_clock` and the notes carry the second and the
+// fraction of it, so a part that throttles is visible in the record, and an entry
+// with `at_max_clock` (loads below the power cap) fails a board stuck at a lower clock. Peak entries live in
 // expectations/peaks/sm_XX.toml (peaks.hpp); a missing entry skips the probe.
 //
 // The SM clock: the launch receives a 4-word device buffer; a kernel that

@@ -25,12 +25,27 @@ std::string describe_drift_band(const Expectation& e);  // the fail band when th
 
 // Outside the fail band: fail. Inside it but outside the drift band: warn, with a reason
 // that starts "drifted:" and names both bands and the provenance. Otherwise: pass.
+// A measurement with its own 95 % interval (Measurement::sampling) fails only when the whole
+// interval lies outside the fail band; where only the interval reaches in, it has drifted.
+// A fraction_of_peak entry with `at_max_clock` also fails when the value is below
+// min_fraction of the peak at the board's maximum SM clock (Measurement::peak_at_max_clock).
 
 // Formats a measured value with its unit for people ("3.02 TB/s", "4.01 cycles").
 std::string format_value(double value, const std::string& unit);
 
+// How the run level changes a judgement. The drift bands are derived from standard-level
+// samples (a throughput median known to +-0.3 %); --level quick samples for a fraction of
+// the time (+-1 %, fewer repeats), so a healthy board's quick value leaves a tight drift
+// band now and then. A health check that warns on healthy boards teaches operators to
+// ignore warns: at quick level a value outside the drift band but inside the fail band
+// passes, its reason starting "drifted (not warned at --level quick ...)" so that the
+// record still says it moved. A fail stays a fail at every level.
+struct JudgeOptions {
+  bool drift_warns = true;  // false at --level quick
+};
+
 // Pure judgement of one measurement; no waivers (see apply_waiver).
-Verdict judge(const Measurement& m, const Expectation& e);
+Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& options = {});
 
 // A failure covered by a waiver becomes a warning that names the waiver.
 struct Waiver;

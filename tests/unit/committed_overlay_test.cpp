@@ -1,0 +1,147 @@
+// The committed architecture file and every SKU overlay, judged against their own evidence
+// with the committed band policy (issue 19): each derived entry is what `record --from`
+// derives from the usable runs today (so a new run record or a policy change without a
+// re-derivation shows here), every overlay entry left out is one the base file holds, and
+// no board on record fails (or, for a derived entry, warns) on its SKU's resolved entries.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "committed_evidence.hpp"
+#include "gpuconform/board_spread.hpp"
+#include "gpuconform/record_writer.hpp"
+#include "gpuconform/verdict.hpp"
+
+namespace gpuconform {
+namespace {
+namespace fs = std::filesystem;
+using test::committed_file;
+using test::committed_policy;
+
+const std::string kBaseSku = "0x2330";  // sm_90.toml describes the H100 SXM5 (tools/rederive_expectations.sh)
+
+const Expectation* find(const ExpectationFile& f, const std::string& id) {
+  for (const Expectation& e : f.entries)
+    if (e.probe_id == id) return &e;
+  return nullptr;
+}
+
+bool derived_entry(const Expectation& e) {
+  return e.source.rfind("run:", 0) == 0 && e.kind != ExpectationKind::exact && e.kind != ExpectationKind::info;
+}
+
+// The numbers of two entries (not their notes or sources, which name files relative to
+// where they were written).
+void expect_same_limits(const Expectation& committed, const Expectation& derived, const std::string& where) {
+  EXPECT_EQ(committed.kind, derived.kind) << where;
+  EXPECT_EQ(committed.value, derived.value) << where;
+  EXPECT_EQ(committed.tol, derived.tol) << where;
+  EXPECT_EQ(committed.drift_tol, derived.drift_tol) << where;
+  EXPECT_EQ(committed.min, derived.min) << where;
+  EXPECT_EQ(committed.drift_min, derived.drift_min) << where;
+  EXPECT_EQ(committed.max, derived.max) << where;
+  EXPECT_EQ(committed.drift_max, derived.drift_max) << where;
+  EXPECT_EQ(committed.min_fraction, derived.min_fraction) << where;
+  EXPECT_EQ(committed.drift_min_fraction, derived.drift_min_fraction) << where;
+}
+
+std::vector<std::string> overlay_skus() {
+  std::vector<std::string> skus;
+  for (const auto& entry : fs::directory_iterator(test::expectations_dir() + "/sku"))
+    if (entry.path().extension() == ".toml") skus.push_back(entry.path().stem().string());
+  return skus;
+}
+
+const char* const kRederive =
+    "; re-derive: tools/rederive_expectations.sh and tools/rederive_expectations.sh --sku 0x2335";
+
+TEST(CommittedOverlay, BaseFileIsWhatItsEvidenceDerives) {
+  const ExpectationFile base = committed_file("sm_90.toml");
+  int compared = 0;
+  for (const auto& [id, boards] : test::usable_runs(kBaseSku)) {
+    const Expectation* committed = find(base, id);
+    if (!committed || !derived_entry(*committed)) continue;  // cited or exact entries are kept by hand
+    const Probe* probe = Registry::instance().find(id);
+    ASSERT_NE(probe, nullptr) << id;
+    try {
+      expect_same_limits(*committed, derive_expectation_across(*probe, boards, committed_policy()),
+                         "sm_90.toml " + id + kRederive);
+      ++compared;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << id << ": " << e.what();
+    }
+  }
+  EXPECT_GT(compared, 100);
+}
+
+TEST(CommittedOverlay, EveryOverlayIsWhatItsSkusEvidenceDerives) {
+  const ExpectationFile base = committed_file("sm_90.toml");
+  for (const std::string& sku : overlay_skus()) {
+    const std::string path = "sku/" + sku + ".toml";
+    const ExpectationFile overlay = committed_file(path);
+    EXPECT_EQ(overlay.sku, sku) << path;
+    int own = 0, inherited = 0;
+    for (const auto& [id, boards] : test::usable_runs(sku)) {
+      const Probe* probe = Registry::instance().find(id);
+      ASSERT_NE(probe, nullptr) << id;
+      const Expectation* committed = find(overlay, id);
+      const Expectation* in_base = find(base, id);
+      if (committed && !derived_entry(*committed)) continue;
+      if (!committed && (!in_base || !derived_entry(*in_base))) continue;  // cited in the base file
+      if (probe->record.kind == ExpectationKind::exact || probe->record.kind == ExpectationKind::info) continue;
+      try {
+        const Expectation derived = derive_expectation_across(*probe, boards, committed_policy());
+        if (committed) {
+          expect_same_limits(*committed, derived, path + " " + id + kRederive);
+          ++own;
+        } else {
+          EXPECT_FALSE(differs_beyond_drift(derived, *in_base, boards_seen(*probe, boards, committed_policy())))
+              << path << " has no entry for " << id << ", but its boards need one" << kRederive;
+          ++inherited;
+        }
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << path << " " << id << ": " << e.what();
+      }
+    }
+    EXPECT_GT(own, 0) << path;
+    EXPECT_GT(own + inherited, 100) << path << ": the SKU's boards are judged on most probes";
+  }
+}
+
+// Every board on record passes the entries of its SKU (base file plus overlay): a derived
+// entry without even a warn (its drift band holds the boards it came from), a cited one
+// without a fail.
+TEST(CommittedOverlay, EveryBoardOnRecordPassesItsSkusEntries) {
+  std::vector<std::string> skus = overlay_skus();
+  skus.push_back(kBaseSku);
+  for (const std::string& sku : skus) {
+    ExpectationSet set;
+    set.apply(committed_file("sm_90.toml"));
+    if (sku != kBaseSku) set.apply(committed_file("sku/" + sku + ".toml"));
+    int judged = 0;
+    for (const auto& [id, boards] : test::usable_runs(sku)) {
+      const Expectation* found = set.find(id);
+      const Probe* probe = Registry::instance().find(id);
+      if (!found || !probe || found->kind == ExpectationKind::exact || found->kind == ExpectationKind::info) continue;
+      Expectation e = *found;
+      e.at_max_clock = false;  // a board median has no clock; the per-clock fraction is what was derived
+      const std::vector<std::vector<double>> values = judged_values(*probe, boards);
+      for (std::size_t b = 0; b < boards.size(); ++b) {
+        Measurement m;
+        m.value = board_spread({values[b]}).centre;
+        m.unit = e.unit;
+        if (e.kind == ExpectationKind::fraction_of_peak) m.peak = 1.0;  // the value is the fraction
+        const Verdict v = judge(m, e);
+        ++judged;
+        if (derived_entry(e))
+          EXPECT_EQ(v.outcome, Outcome::pass) << sku << " board " << boards[b].gpu << " " << id << ": " << v.reason;
+        else
+          EXPECT_NE(v.outcome, Outcome::fail) << sku << " board " << boards[b].gpu << " " << id << ": " << v.reason;
+      }
+    }
+    EXPECT_GT(judged, 300) << sku;
+  }
+}
+
+}  // namespace
+}  // namespace gpuconform
