@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "gpuconform/per_sm.hpp"
@@ -88,10 +89,10 @@ std::string clock_loss_text(const Measurement& m, const Expectation& e, double a
 
 // The relative half-width of the measurement's own 95 % interval (throughput probes sample
 // until it is +-0.3 %, +-1 % at quick level); 0 when the probe gives none.
-double own_interval(const Measurement& m) {
-  if (!m.sampling || !m.sampling->interval.valid) return 0;
-  const double rel = m.sampling->interval.rel_half_width();
-  return std::isfinite(rel) && rel > 0 ? rel : 0;
+double own_interval(const Measurement& m, const JudgeOptions& options) {
+  if (!m.sampling) return 0;
+  const double rel = m.sampling->interval.valid ? m.sampling->interval.rel_half_width() : 0;
+  return std::max(std::isfinite(rel) && rel > 0 ? rel : 0, options.sampled_rel_interval);
 }
 
 }  // namespace
@@ -111,7 +112,7 @@ Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& op
   // derived from +-0.3 % samples must not fail a +-1 % quick sample for its sampling noise
   // alone (a healthy H100 at quick level, 2026-11-26: mma_sync s8 0.654 against >= 0.656).
   // Where only the interval reaches the fail band, the value counts as drifted.
-  const double slack = own_interval(m) * std::fabs(m.value);
+  const double slack = own_interval(m, options) * std::fabs(m.value);
   bool within_interval = false;  // outside the fail band, but its interval reaches into it
   switch (e.kind) {
     case ExpectationKind::band: {
@@ -168,7 +169,7 @@ Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& op
   if (within_interval) {
     ok = true;
     drifted = true;
-    interval_note = fmt::format("; its own 95 % interval (+-{:.2f} %) reaches into the fail band", 100 * own_interval(m));
+    interval_note = fmt::format("; its own 95 % interval (+-{:.2f} %) reaches into the fail band", 100 * own_interval(m, options));
   }
   // --- per-SM uniformity (per_sm.hpp): name every SM outside the band the value left.
   std::string outliers;

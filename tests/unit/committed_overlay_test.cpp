@@ -111,6 +111,21 @@ TEST(CommittedOverlay, EveryOverlayIsWhatItsSkusEvidenceDerives) {
 // Every board on record passes the entries of its SKU (base file plus overlay): a derived
 // entry without even a warn (its drift band holds the boards it came from), a cited one
 // without a fail.
+// A node-health threshold the base file cites (ECC on, the idle temperature margin, NVLink
+// links up) holds for every SKU: an overlay that measured one would turn a SKU's healthy
+// readings into its limit (an H200 node's 50-55 C idle margins failed the next H200 at 44-49 C).
+TEST(CommittedOverlay, NoOverlayReplacesACitedHealthThreshold) {
+  const ExpectationFile base = committed_file("sm_90.toml");
+  for (const std::string& sku : overlay_skus()) {
+    const ExpectationFile overlay = committed_file("sku/" + sku + ".toml");
+    for (const Expectation& e : overlay.entries) {
+      const Expectation* in_base = find(base, e.probe_id);
+      if (e.probe_id.rfind("health.", 0) != 0 || !in_base || in_base->source.rfind("cite:", 0) != 0) continue;
+      EXPECT_EQ(e.source.rfind("run:", 0), std::string::npos) << sku << " " << e.probe_id << " measured over a cited threshold";
+    }
+  }
+}
+
 TEST(CommittedOverlay, EveryBoardOnRecordPassesItsSkusEntries) {
   std::vector<std::string> skus = overlay_skus();
   skus.push_back(kBaseSku);

@@ -92,5 +92,15 @@ TEST(VerdictInterval, BandsAndUpperLimitsUseTheIntervalToo) {
   EXPECT_EQ(judge(m, ceiling).outcome, Outcome::warn);
 }
 
+TEST(VerdictInterval, AtQuickLevelASampledValueCarriesAtLeastTheLevelsTarget) {
+  // A narrow interval (+-0.1 %) around a biased quick value (0.655 against >= 0.6564).
+  JudgeOptions quick{false, 0.01};
+  EXPECT_EQ(judge(sampled(0.655, 0.001), floor_entry()).outcome, Outcome::fail);           // standard
+  EXPECT_EQ(judge(sampled(0.655, 0.001), floor_entry(), quick).outcome, Outcome::pass);     // quick: drift, noted
+  EXPECT_EQ(judge(sampled(0.630, 0.001), floor_entry(), quick).outcome, Outcome::fail);     // a 5 % loss still fails
+  Measurement unsampled = sampled(0.655, 0);  // a probe without sampling: the value alone
+  EXPECT_EQ(judge(unsampled, floor_entry(), quick).outcome, Outcome::fail);
+}
+
 }  // namespace
 }  // namespace gpuconform

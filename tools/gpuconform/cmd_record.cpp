@@ -279,7 +279,11 @@ int record_from_runs(const RecordArgs& args) {
       keep_hand_fields(e, existing);  // written by hand, never derived
       if (!args.sku.empty()) {
         const Expectation* in_base = find_entry(base, id);
-        if (in_base && !differs_beyond_drift(e, *in_base, boards_seen(*probe, boards, policy))) {
+        // A node-health threshold the base cites (ECC on, a temperature margin above 0, ...) holds
+        // for every SKU: a SKU's healthy readings are not its limit (an H200 node's idle margins
+        // of 50-55 C became a floor that failed the next H200 at 44-49 C, 2026-11-26).
+        const bool cited_health = probe->family == Family::health && in_base && in_base->source.rfind("cite:", 0) == 0;
+        if (cited_health || (in_base && !differs_beyond_drift(e, *in_base, boards_seen(*probe, boards, policy)))) {
           ++same;  // the base file holds this SKU: an older overlay entry is no longer needed
           file.entries.erase(std::remove_if(file.entries.begin(), file.entries.end(),
                                             [&](const Expectation& x) { return x.probe_id == id; }),
