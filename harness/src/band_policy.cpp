@@ -12,6 +12,8 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "gpuconform/toml_guard.hpp"
+
 namespace gpuconform {
 namespace {
 
@@ -24,6 +26,10 @@ class PolicyParser {
   BandPolicy parse(std::string_view text) {
     BandPolicy policy;
     policy.path = path_;
+    if (const auto at = toml_unsafe_character(text)) {  // toml_guard.hpp says why
+      diags_.push_back(Diagnostic{Location{path_, at->line, at->column}, kTomlUnsafeCharacterMessage});
+      return policy;
+    }
     toml::table root;
     try {
       root = toml::parse(text, path_);

@@ -50,7 +50,7 @@ class Parser {
     if (const auto bad = toml_unsafe_character(text)) {
       has_error_ = true;
       diags_.push_back(Diagnostic{Location{path_, bad->line, bad->column},
-                                  "non-ASCII character outside a string or comment"});
+                                  kTomlUnsafeCharacterMessage});
       return file;
     }
     toml::table root;

@@ -27,7 +27,7 @@ ThrottlePolicy parse_throttle_policy_text(std::string_view text, const std::stri
   ThrottlePolicy policy;
   policy.source = path;
   if (const auto at = toml_unsafe_character(text)) {
-    diagnostics.push_back({Location{path, at->line, at->column}, "non-ASCII text outside a string or comment"});
+    diagnostics.push_back({Location{path, at->line, at->column}, kTomlUnsafeCharacterMessage});
     return policy;
   }
   toml::table root;

@@ -18,6 +18,12 @@ class Scanner {
     while (i_ < s_.size()) {
       const char c = s_[i_];
       if (c == '#') {
+        // After a date or time in a value, toml++ reads on across a blank into the comment
+        // ("e=0151-01-01 0#..." is taken for a date-time) and asks of its characters whether
+        // they are whitespace: there even a comment may not hold a non-ASCII character.
+        if (in_value_ && datetime_) {
+          if (const auto at = first_non_ascii_to_line_end()) return at;
+        }
         skip_to_line_end();
         continue;
       }
@@ -60,6 +66,11 @@ class Scanner {
   }
   void skip_to_line_end() {
     while (i_ < s_.size() && s_[i_] != '\n') next();
+  }
+  std::optional<TextPosition> first_non_ascii_to_line_end() const {
+    for (std::size_t k = i_; k < s_.size() && s_[k] != '\n'; ++k)
+      if (non_ascii(s_[k])) return TextPosition{line_, static_cast<int>(k - line_start_) + 1};
+    return std::nullopt;
   }
 
   // False when the string does not close on its line and holds a non-ASCII character
@@ -121,9 +132,12 @@ class Scanner {
   // Value terminators end one, as in toml++'s is_value_terminator().
   void track_value(char c, bool was_string) {
     if (!in_value_) {
-      if (c == '=') in_value_ = true, bare_ = false, depth_ = 0;
+      if (c == '=') in_value_ = true, bare_ = false, depth_ = 0, datetime_ = false;
       return;
     }
+    // A date (0151-01-01) or time (12:00) under way: a digit before '-' or ':' in a bare token.
+    if (bare_ && (c == '-' || c == ':') && prev_digit_) datetime_ = true;
+    prev_digit_ = c >= '0' && c <= '9';
     if (was_string) {
       key_ = false;
       return;
@@ -152,6 +166,8 @@ class Scanner {
   char prev_ = '\n';  // the last character outside strings and comments that was not blank
   bool in_value_ = false, bare_ = false;
   bool key_ = false;  // in an inline table, the bare token under way is a key
+  bool datetime_ = false;    // the current value holds a date or time (see run())
+  bool prev_digit_ = false;  // the value's previous character was a digit
   TextPosition unterminated_non_ascii_{};
   int depth_ = 0;  // open brackets of the current value
 };

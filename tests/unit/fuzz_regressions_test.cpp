@@ -2,11 +2,15 @@
 // is checked on it too; the fuzz corpora keep them for the sanitizer builds.
 #include <gtest/gtest.h>
 
+#include "gpuconform/band_policy.hpp"
 #include "gpuconform/expectation.hpp"
+#include "gpuconform/peaks.hpp"
 #include "gpuconform/toml_guard.hpp"
 
 namespace gpuconform {
 namespace {
+
+constexpr const char* kNonAsciiMessage = kTomlUnsafeCharacterMessage;
 
 std::vector<Diagnostic> lint(std::string_view text) {
   std::vector<Diagnostic> diags;
@@ -48,6 +52,40 @@ TEST(FuzzRegressions, DateTimeWithoutATime) {
   }
 }
 
+// fuzz_expectation, a 14-minute random-seed run (issue 21): a date-like value followed by a
+// blank and more ("e=0151-01-0= 0#", "e=0151-01-01 0#") made toml++ 3.3.0 read on into the
+// comment and ask of U+FE7F whether it is whitespace, reaching __builtin_unreachable(). After a
+// date or time in a value, a non-ASCII character in the comment is refused too.
+TEST(FuzzRegressions, NonAsciiInACommentAfterADateTimeNeverReachesToml) {
+  const std::vector<std::pair<std::string, int>> cases = {
+      {"e=0151-01-0= 0#\xef\xb9\xbf\xef\xbb\xbf\xef\xbb\xbf", 16},  // the fuzzer's input
+      {"e=0151-01-01 0#\xef\xb9\xbf\n", 16},
+      {"t = 12:00 # caf\xc3\xa9\n", 16}};
+  for (const auto& [text, column] : cases) {
+    const auto diags = lint(text);
+    ASSERT_EQ(diags.size(), 1u) << text;
+    EXPECT_EQ(diags[0].message, kNonAsciiMessage);
+    EXPECT_EQ(diags[0].where.line, 1);
+    EXPECT_EQ(diags[0].where.column, column) << text;
+  }
+  // A comment after any other value may still hold one.
+  EXPECT_FALSE(toml_unsafe_character("unit = \"cycles\" # caf\xc3\xa9\n"));
+  EXPECT_FALSE(toml_unsafe_character("a = 1 # \xef\xb9\xbf\n"));
+  EXPECT_FALSE(toml_unsafe_character("a = -1 # caf\xc3\xa9\n"));  // a sign is not a date
+}
+
+// Every TOML reader goes through the guard: the band policy and the peak tables too.
+TEST(FuzzRegressions, EveryTomlReaderRefusesTheUnsafeCharacter) {
+  const std::string text = "e=0151-01-01 0#\xef\xb9\xbf\n";
+  std::vector<Diagnostic> policy_diags, peak_diags;
+  parse_band_policy_text(text, "policy.toml", policy_diags);
+  ASSERT_FALSE(policy_diags.empty());
+  EXPECT_EQ(policy_diags[0].message, kNonAsciiMessage);
+  parse_peak_text(text, "peaks/sm_90.toml", peak_diags);
+  ASSERT_FALSE(peak_diags.empty());
+  EXPECT_EQ(peak_diags[0].message, kNonAsciiMessage);
+}
+
 // fuzz_expectation, 2026-11-25: U+048F inside a bare key (and U+00FA after `x = 0"`) made
 // toml++ 3.3.0 reach __builtin_unreachable() deciding whether it is whitespace
 // (toml_guard.hpp). A non-ASCII character outside strings and comments is now refused
@@ -69,7 +107,7 @@ TEST(FuzzRegressions, NonAsciiOutsideStringsNeverReachesToml) {
   for (const auto& [text, where] : cases) {
     const auto diags = lint(text);
     ASSERT_EQ(diags.size(), 1u) << text;
-    EXPECT_EQ(diags[0].message, "non-ASCII character outside a string or comment");
+    EXPECT_EQ(diags[0].message, kNonAsciiMessage);
     EXPECT_EQ(std::make_pair(diags[0].where.line, diags[0].where.column), where) << diags[0].str();
   }
 }
@@ -89,7 +127,7 @@ TEST(FuzzRegressions, NonAsciiInsideStringsAndCommentsIsFine) {
       "[probe.\"é\".'µ']\n";
   EXPECT_EQ(toml_unsafe_character(text), std::nullopt);
   const auto diags = lint(text);  // other complaints (no [meta], ...), never this one
-  for (const auto& d : diags) EXPECT_NE(d.message, "non-ASCII character outside a string or comment") << d.str();
+  for (const auto& d : diags) EXPECT_NE(d.message, kNonAsciiMessage) << d.str();
 }
 
 }  // namespace

@@ -19,6 +19,13 @@ struct TextPosition {
 };
 
 // The first non-ASCII byte that toml++ would ask "is this whitespace?" of, or nullopt.
+// Besides outside strings and comments, toml++ asks it in a comment after a date or time in a
+// value: it reads "e=0151-01-01 0#..." on as a date-time into the comment.
 std::optional<TextPosition> toml_unsafe_character(std::string_view text);
+
+// The diagnostic every TOML reader gives at that position.
+inline constexpr const char* kTomlUnsafeCharacterMessage =
+    "non-ASCII character where toml++ 3.3.0 would misread it: only strings and comments may hold one, and not a "
+    "comment after a date or time";
 
 }  // namespace gpuconform
