@@ -3,6 +3,7 @@
 #include "gpuconform/sampling.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -74,6 +75,21 @@ StopReason sampling_decision(const std::vector<double>& samples, double elapsed_
   // The time cap never cuts below the minimum: a value needs an interval.
   if (n >= policy.min_samples && elapsed_ms >= policy.time_cap_ms) return StopReason::kTimeCap;
   return StopReason::kContinue;
+}
+
+SampledValues sample_until_stopped(const std::function<double()>& one, const SamplingPolicy& policy) {
+  SampledValues out;
+  const auto t0 = std::chrono::steady_clock::now();
+  StopReason stop = StopReason::kContinue;
+  while (stop == StopReason::kContinue) {
+    out.samples.push_back(one());
+    const double elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    stop = sampling_decision(out.samples, elapsed_ms, policy);
+  }
+  out.sampling.interval = median_ci95(out.samples);
+  out.sampling.target_rel_half_width = policy.target_rel_half_width;
+  out.sampling.stopped = stop_reason_name(stop);
+  return out;
 }
 
 }  // namespace gpuconform

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "gpuconform/cuda_check.hpp"
@@ -78,10 +77,6 @@ class StampedTimer {
   double span_ms_ = 0;
 };
 
-double elapsed_ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 Measurement measure_throughput(const ProbeContext& ctx, const Work& work, const StampedLaunch& launch,
@@ -122,26 +117,21 @@ Measurement measure_throughput(const ProbeContext& ctx, const Work& work, const 
 
   // Sampling: one launch at a time until the median's interval is tight enough.
   std::vector<double> ms;
-  std::vector<double> rates;
-  const auto t0 = std::chrono::steady_clock::now();
-  StopReason stop = StopReason::kContinue;
-  while (stop == StopReason::kContinue) {
-    ms.push_back(time_one());
-    rates.push_back(work.units_per_launch / (ms.back() * 1e-3));
-    stop = sampling_decision(rates, elapsed_ms_since(t0), policy);
-  }
+  SampledValues sampled = sample_until_stopped(
+      [&] {
+        ms.push_back(time_one());
+        return work.units_per_launch / (ms.back() * 1e-3);
+      },
+      policy);
   const std::vector<long long> quadruples = timer.quadruples();
 
   Measurement m;
   m.unit = entry ? rate_unit(entry->unit) : work.unit;
-  m.samples = std::move(rates);
-  Sampling sampling;
-  sampling.interval = median_ci95(m.samples);
-  sampling.target_rel_half_width = policy.target_rel_half_width;
+  m.samples = std::move(sampled.samples);
+  Sampling sampling = std::move(sampled.sampling);
   sampling.warmup_batches = static_cast<int>(batch_medians.size());
   sampling.warmup_settled = settled;
   sampling.launch_ms = median(ms);
-  sampling.stopped = stop_reason_name(stop);
   m.value = sampling.interval.median;
   m.sampling = sampling;
   double mhz = clock_from_stamps(quadruples);

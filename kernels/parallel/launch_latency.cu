@@ -12,6 +12,7 @@
 
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/sampling.hpp"
 #include "gpuconform/stats.hpp"
 
 namespace gpuconform::kernels {
@@ -89,19 +90,39 @@ Measurement measure_graph(const ProbeContext& ctx) {
                                            "kernel + cudaStreamSynchronize), host steady_clock, after 100 warm-ups", n));
 }
 
+// Bursts are sampled like a throughput probe's launches (sampling.hpp), to a looser
+// target: the host's own jitter is a few percent. A burst the host was interrupted in
+// (an H100 once read 30 us per kernel in five bursts in a row, 4 us before and after)
+// then widens the interval and prolongs sampling instead of setting the median.
+SamplingPolicy burst_policy(bool quick) {
+  SamplingPolicy p;
+  p.target_rel_half_width = 0.02;
+  p.min_samples = 9;
+  p.max_samples = quick ? 30 : 120;
+  p.time_cap_ms = quick ? 150 : 600;
+  return p;
+}
+
 Measurement measure_throughput(const ProbeContext& ctx) {
   Stream s;
   constexpr int kBurst = 1000;
-  std::vector<double> us;
-  for (int r = -1; r < (ctx.quick ? 3 : 9); ++r) {
+  auto burst_us = [&] {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kBurst; ++i) empty_kernel<<<1, 32, 0, s.get()>>>();
     GC_CUDA_CHECK(cudaStreamSynchronize(s.get()));
-    if (r >= 0) us.push_back(elapsed_us(t0) / kBurst);
-  }
+    return elapsed_us(t0) / kBurst;
+  };
+  burst_us();  // warm-up
   GC_CUDA_CHECK_LAUNCH();
-  return finish(std::move(us), fmt::format("{} empty <<<1, 32>>> launches queued on one stream, one "
-                                           "cudaStreamSynchronize; microseconds per kernel, median of bursts", kBurst));
+  const SamplingPolicy policy = burst_policy(ctx.quick);
+  SampledValues sampled = sample_until_stopped(burst_us, policy);
+  Measurement m = finish(std::move(sampled.samples),
+                         fmt::format("{} empty <<<1, 32>>> launches queued on one stream, one cudaStreamSynchronize; "
+                                     "microseconds per kernel, median of bursts sampled until the median's 95 % "
+                                     "interval is within +-{:.0f} % (stopped: {})",
+                                     kBurst, 100 * policy.target_rel_half_width, sampled.sampling.stopped));
+  m.sampling = std::move(sampled.sampling);
+  return m;
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // the time is flat inside a wave and steps up at n = k x capacity + 1. The
 // probe counts mismatched steps: an expected step (k = 1..4) where the time
 // rises by less than a third of one wave, plus any rise of more than that
-// elsewhere. The whole curve goes into the run record as a Series.
+// elsewhere, each confirmed by re-measuring. The whole curve goes into the run record as a Series.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -52,21 +52,34 @@ Measurement measure_sawtooth(const ProbeContext& ctx) {
   curve.x_unit = "blocks";
   curve.y_name = "kernel time";
   curve.y_unit = "us";
+  auto time_us = [&](int n, int launches) {
+    return median(time_launches_ms([&] { fixed_work_kernel<<<n, kThreads, smem>>>(seed.get(), steps, sink.get()); },
+                                   n == 1 ? 2 : 0, launches)) * 1e3;
+  };
+  // Three launches per n at every level: with two (--level quick) an H100 saw 5 mismatched steps.
   for (int n = 1; n <= max_blocks; ++n) {
-    // Three launches per n at every level: with two (--level quick) an H100 saw 5 mismatched steps.
-    const auto ms = time_launches_ms([&] { fixed_work_kernel<<<n, kThreads, smem>>>(seed.get(), steps, sink.get()); },
-                                     n == 1 ? 2 : 0, 3);
     curve.x.push_back(n);
-    curve.y.push_back(median(ms) * 1e3);
+    curve.y.push_back(time_us(n, 3));
   }
   // One wave's time: the median over the first wave; a step is a rise of more
   // than a third of it from n - 1 to n.
   const double wave = median(std::vector<double>(curve.y.begin(), curve.y.begin() + capacity));
+  auto rises = [&](double before, double after) { return after - before > wave / 3; };
+  // A rise where none is expected, or none where one is, counts only if it survives two
+  // re-measurements of n - 1 and n (7 launches each): a host or clock hiccup during
+  // one point's launches (an unseen H100 showed rises at n = 9, 30, 35 and 74 inside
+  // the first wave in one run of seven) is not the scheduler's doing, a real one repeats.
   int mismatches = 0;
-  std::string steps_seen;
+  std::string steps_seen, unconfirmed;
   for (int n = 2; n <= max_blocks; ++n) {
-    const bool step = curve.y[n - 1] - curve.y[n - 2] > wave / 3;
     const bool expected = (n - 1) % capacity == 0;
+    bool step = rises(curve.y[n - 2], curve.y[n - 1]);
+    for (int retry = 0; retry < 2 && step != expected; ++retry) {
+      if (rises(time_us(n - 1, 7), time_us(n, 7)) == expected) {
+        unconfirmed += (unconfirmed.empty() ? "" : ", ") + std::to_string(n);
+        step = expected;
+      }
+    }
     if (step) steps_seen += (steps_seen.empty() ? "" : ", ") + std::to_string(n);
     if (step != expected) ++mismatches;
   }
@@ -81,6 +94,9 @@ Measurement measure_sawtooth(const ProbeContext& ctx) {
   m.note("steps", fmt::format("rises at n = {} (expected at {}, {}, {}, {}); one wave = {:.1f} us",
                               steps_seen.empty() ? "none" : steps_seen, capacity + 1, 2 * capacity + 1,
                               3 * capacity + 1, 4 * capacity + 1, wave));
+  if (!unconfirmed.empty())
+    m.note("unconfirmed", fmt::format("mismatched at n = {} in the sweep, not in a re-measurement (not counted)",
+                                      unconfirmed));
   return m;
 }
 

@@ -67,17 +67,20 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
     fill_random(reinterpret_cast<std::uint64_t*>(src.get()), bytes / 8, 0x637061737963u);
     DeviceBuffer<uint4> sink(static_cast<std::size_t>(dev.sm_count) * 1024);
     InflightCurve c = make_inflight_curve("device-memory read bandwidth through cp.async");
+    std::vector<InflightPoint> points;
     for (const Point& p : kPoints) {
       const std::size_t smem = static_cast<std::size_t>(p.threads) * p.stages * 16;
       if (smem > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
-      GC_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-      const auto ms = time_launches_ms([&] { p.kernel<<<dev.sm_count, p.threads, smem>>>(src.get(), count, sink.get(), nullptr); },
-                                       1, ctx.quick ? 3 : 5);
-      add_inflight_point(c, static_cast<double>(smem), static_cast<double>(bytes), ms);
+      points.push_back({static_cast<double>(smem), static_cast<double>(bytes),
+                        [p, smem] {
+                          GC_CUDA_CHECK(cudaFuncSetAttribute(p.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                             static_cast<int>(smem)));
+                        },
+                        [&, p, smem] { p.kernel<<<dev.sm_count, p.threads, smem>>>(src.get(), count, sink.get(), nullptr); }});
     }
-    finish_inflight_curve(c, dev);
+    sweep_inflight_curve(ctx, c, points, [] {});
     c.method = fmt::format("{} MiB read with cp.async.cg 16 B, one block per SM, bytes in flight per SM = threads x "
-                           "stages x 16 B over {} points; event-timed median per point",
+                           "stages x 16 B over {} points; event-timed median of 5 launches per point",
                            bytes >> 20, c.series.x.size());
     c.sass = sass::timed_region_note(reinterpret_cast<const void*>(&cp_async_kernel<8>), dev.arch());
     return c;

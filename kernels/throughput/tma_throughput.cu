@@ -85,20 +85,25 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
     DeviceBuffer<unsigned> error(1), sink(static_cast<std::size_t>(dev.sm_count));
     GC_CUDA_CHECK(cudaMemset(error.get(), 0, sizeof(unsigned)));
     InflightCurve c = make_inflight_curve("device-memory read bandwidth through TMA bulk copies");
+    std::vector<InflightPoint> points;
     for (const Point& p : kPoints) {
       const std::size_t smem = static_cast<std::size_t>(p.chunk) * p.stages;
       if (smem + 1024 > static_cast<std::size_t>(dev.shared_per_block_optin_bytes)) continue;
-      GC_CUDA_CHECK(cudaFuncSetAttribute(tma_bulk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
       const std::size_t chunks = bytes / p.chunk;
-      const auto ms = time_launches_ms(
-          [&] { tma_bulk_kernel<<<dev.sm_count, 32, smem>>>(src.get(), chunks, p.chunk, p.stages, error.get(), sink.get()); },
-          1, ctx.quick ? 3 : 5);
-      if (error.download()[0] != 0)
-        throw std::runtime_error(fmt::format("an mbarrier of the TMA bulk copy never completed ({} B x {} stages)",
-                                             p.chunk, p.stages));
-      add_inflight_point(c, static_cast<double>(smem), static_cast<double>(chunks * p.chunk), ms);
+      points.push_back(
+          {static_cast<double>(smem), static_cast<double>(chunks * p.chunk),
+           [smem] {
+             GC_CUDA_CHECK(cudaFuncSetAttribute(tma_bulk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(smem)));
+           },
+           [&, p, smem, chunks] {
+             tma_bulk_kernel<<<dev.sm_count, 32, smem>>>(src.get(), chunks, p.chunk, p.stages, error.get(), sink.get());
+           }});
     }
-    finish_inflight_curve(c, dev);
+    sweep_inflight_curve(ctx, c, points, [&] {
+      if (error.download()[0] != 0)
+        throw std::runtime_error("an mbarrier of the TMA bulk copy never completed");
+    });
     c.method = fmt::format("{} MiB read with cp.async.bulk (TMA, 1-D) into shared memory, one CTA per SM with one "
                            "issuing thread, bytes in flight per SM = stages x chunk over {} points; event-timed median",
                            bytes >> 20, c.series.x.size());

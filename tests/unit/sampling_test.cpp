@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
+#include <vector>
 #include <stdexcept>
 
 namespace gpuconform {
@@ -88,6 +90,40 @@ TEST(SamplingPolicy, QuickIsLooserAndShorter) {
   EXPECT_DOUBLE_EQ(quick.target_rel_half_width, 0.01);
   EXPECT_LT(quick.time_cap_ms, standard.time_cap_ms);
   EXPECT_GE(quick.min_samples, 6);
+}
+
+
+// A burst of interrupted samples (the host-timed launch burst an H100 read at 30, 26,
+// 18, 10 and 8.5 us between 4 us bursts) makes the sampler go on past the minimum,
+// and the median it ends on is the undisturbed value, not one of the interrupted ones.
+TEST(SampleUntilStopped, ATransientBurstProlongsSamplingInsteadOfSettingTheMedian) {
+  const std::vector<double> stream = {4.09, 4.17, 3.90, 4.12, 29.9, 25.9, 17.9, 10.3, 8.52};
+  std::size_t i = 0;
+  auto one = [&] { return i < stream.size() ? stream[i++] : 4.0 + 0.01 * static_cast<double>(i++ % 5); };
+  SamplingPolicy policy;
+  policy.target_rel_half_width = 0.02;
+  policy.min_samples = 9;
+  policy.max_samples = 120;
+  policy.time_cap_ms = 1e9;
+  const SampledValues out = sample_until_stopped(one, policy);
+  EXPECT_GT(out.samples.size(), stream.size());
+  EXPECT_EQ(out.sampling.stopped, "converged");
+  EXPECT_LT(out.sampling.interval.median, 4.2);
+  EXPECT_LE(out.sampling.interval.rel_half_width(), 0.02);
+  EXPECT_DOUBLE_EQ(out.sampling.target_rel_half_width, 0.02);
+}
+
+// Noise that never settles stops at the sample cap, and says so.
+TEST(SampleUntilStopped, StopsAtTheSampleCapAndSaysWhy) {
+  int k = 0;
+  auto one = [&] { return (k++ % 2) ? 1.0 : 3.0; };
+  SamplingPolicy policy;
+  policy.min_samples = 8;
+  policy.max_samples = 20;
+  policy.time_cap_ms = 1e9;
+  const SampledValues out = sample_until_stopped(one, policy);
+  EXPECT_EQ(out.samples.size(), 20u);
+  EXPECT_EQ(out.sampling.stopped, "sample cap");
 }
 
 }  // namespace

@@ -72,6 +72,17 @@ struct Sampling {
 // target (so launch overhead no longer dominates the estimate), then scales
 // linearly with 5 % headroom; clamped to [start_trips, max_trips]. `run`
 // enqueues one launch; it is timed with events.
+// Samples `one()` (one value per call, already warmed up) until sampling_decision()
+// stops, timing the loop on the host clock: the loop of measure_throughput(), for
+// probes whose value is not a launch's rate (host-timed bursts, re-measured curve
+// points). The Sampling it returns holds the interval, the target and why it
+// stopped (no warm-up, launch_ms 0).
+struct SampledValues {
+  std::vector<double> samples;
+  Sampling sampling;
+};
+SampledValues sample_until_stopped(const std::function<double()>& one, const SamplingPolicy& policy);
+
 int calibrate_trips(const std::function<void(int trips)>& run, double target_ms = kLaunchTargetMs,
                     int start_trips = 1, int max_trips = 1 << 30);
 
