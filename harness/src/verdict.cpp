@@ -75,16 +75,16 @@ static std::string provenance(const Expectation& e) {
 namespace {
 
 // An at_max_clock entry (expectation.hpp) whose value reaches min_fraction of the peak at
-// the measured clock but not of the peak at the board's maximum: the clock, not the pipe,
-// is short. The reason names both clocks.
-std::string clock_loss_text(const Measurement& m, const Expectation& e, double at_max) {
+// the measured clock but not `limit` (min_fraction x JudgeOptions::max_clock_floor) of the
+// peak at the board's maximum: the clock, not the pipe, is short. The reason names both clocks.
+std::string clock_loss_text(const Measurement& m, double at_max, double limit) {
   std::string clocks = "the SMs ran below the board's maximum clock";
   if (m.sm_clock_mhz > 0 && m.peak && *m.peak > 0)
     clocks = fmt::format("the SMs ran at {:.0f} MHz, {:.3f} of the board's maximum {:.0f} MHz", m.sm_clock_mhz,
                          *m.peak / *m.peak_at_max_clock, m.sm_clock_mhz * *m.peak_at_max_clock / *m.peak);
   return fmt::format("; {:.3f} of the peak at the maximum SM clock is below {:.3f}: {}, under a load that a healthy "
                      "board runs at its maximum clock (at_max_clock)",
-                     at_max, *e.min_fraction, clocks);
+                     at_max, limit, clocks);
 }
 
 // The relative half-width of the measurement's own 95 % interval (throughput probes sample
@@ -149,9 +149,10 @@ Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& op
         const double at_max = m.value / *m.peak_at_max_clock;
         detail += fmt::format(", {:.3f} of the peak at the maximum SM clock {}", at_max,
                               format_value(*m.peak_at_max_clock, m.unit));
-        if (ok && at_max < *e.min_fraction) {
+        const double at_max_limit = *e.min_fraction * options.max_clock_floor;
+        if (ok && at_max < at_max_limit) {
           ok = false;
-          clock_loss = clock_loss_text(m, e, at_max);
+          clock_loss = clock_loss_text(m, at_max, at_max_limit);
         }
       }
       break;

@@ -94,6 +94,21 @@ TEST(AtMaxClockVerdict, OnlyTheFailLimitAppliesAtTheMaximumClock) {
   EXPECT_EQ(judge(fma(0.965, 1965), fma_entry(true)).outcome, Outcome::pass);
 }
 
+// With the clock entry's fail limit as the floor (health.under_load.sm_clock, 0.9605 on
+// sm_90), the one 15 MHz step a healthy board drops under load passes on a value just above
+// min_fraction, and a clock 14 % short still fails, naming the limit it missed.
+TEST(AtMaxClockVerdict, TheClockFloorPassesOneStepAndFailsAStuckClock) {
+  JudgeOptions options;
+  options.max_clock_floor = 0.9605;
+  const Measurement one_step = fma(0.905, 1965);  // 0.898 of the max-clock peak
+  EXPECT_EQ(judge(one_step, fma_entry(true)).outcome, Outcome::fail) << "without the floor";
+  EXPECT_EQ(judge(one_step, fma_entry(true), options).outcome, Outcome::warn) << "the drift band (0.96) warns";
+  const Verdict stuck = judge(fma(0.98, 1700), fma_entry(true), options);  // 0.841 < 0.9 x 0.9605
+  EXPECT_EQ(stuck.outcome, Outcome::fail);
+  EXPECT_NE(stuck.reason.find("0.841 of the peak at the maximum SM clock is below 0.864"), std::string::npos)
+      << stuck.reason;
+}
+
 TEST(AtMaxClockVerdict, AnEntryForAProbeWithoutAMaxClockPeakIsAProbeDefect) {
   Measurement m = fma(0.98, 1980);
   m.peak_at_max_clock.reset();

@@ -47,6 +47,12 @@ std::string format_value(double value, const std::string& unit);
 struct JudgeOptions {
   bool drift_warns = true;           // false at --level quick
   double sampled_rel_interval = 0;   // the least interval a sampled value carries (quick: its target)
+  // The lowest fraction of its maximum SM clock a healthy board sustains under load: the
+  // fail limit of health.under_load.sm_clock where the expectation set has one (1 without).
+  // An at_max_clock entry fails on the clock only below min_fraction x this, so the one
+  // 15 MHz step a healthy H100 drops under an all-SM load (753d632f and dea38b06 read
+  // 1964-1972 MHz) is judged by the clock entry's band, not by 0.8 % of pipe margin.
+  double max_clock_floor = 1.0;
 };
 
 // Pure judgement of one measurement; no waivers (see apply_waiver).
