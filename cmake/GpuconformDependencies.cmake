@@ -30,7 +30,7 @@ if(NOT Eigen3_FOUND)
 endif()
 
 # MPFR C++ (mpreal), header-only: Eigen matrices over MPFR scalars, the matrix-level
-# references of the numeric.profile.* probes (kernels/numeric/profile_reference.hpp).
+# references of the numeric.profile.* probes (numerics/include/gpuconform/numerics/profile_reference.hpp).
 find_path(GPUCONFORM_MPREAL_INCLUDE_DIR mpreal.h)
 if(NOT GPUCONFORM_MPREAL_INCLUDE_DIR)
   gpuconform_missing("MPFR C++ (mpreal.h)" "libmpfrc++-dev")

@@ -16,7 +16,9 @@ add_test(NAME outputs.recipes
 set(recipe_scripts "${PROJECT_SOURCE_DIR}/contrib/nhc/gpuconform.nhc" "${PROJECT_SOURCE_DIR}/contrib/slurm/prolog.sh"
     "${PROJECT_SOURCE_DIR}/contrib/slurm/epilog.sh" "${PROJECT_SOURCE_DIR}/contrib/slurm/gpuconform-check.sh"
     "${CMAKE_CURRENT_SOURCE_DIR}/contrib/recipes_test.sh" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/fake_gpuconform.sh"
-    "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh")
+    "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh"
+    "${CMAKE_CURRENT_SOURCE_DIR}/package_lintian.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_docs_check.sh"
+    "${CMAKE_CURRENT_SOURCE_DIR}/list_coverage_check.sh")
 add_test(NAME outputs.recipes_bash_syntax COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" syntax
                                                   ${recipe_scripts})
 add_test(NAME outputs.recipes_shellcheck COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" shellcheck
@@ -37,9 +39,26 @@ endif()
 
 # The packages: build them (cpack on this build tree), check the .deb's Depends name the
 # fmt, MPFR and GMP runtime packages, unpack both .debs into an empty root (dpkg -x) and run
-# `gpuconform list --arch sm_90` from there. Label `package` (not `unit`): it packs ~50 MB.
+# `gpuconform list --arch sm_90` from there; the version (git describe), copyright, changelog
+# and stripped binary. Label `package` (not `unit`): it packs ~100 MB. It is the fixture of
+# the two `unit` tests after it, so `ctest -L unit` makes the packages too.
 add_test(NAME package.deb_installs_and_lists
          COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh" "${PROJECT_BINARY_DIR}"
                  "${CMAKE_CURRENT_BINARY_DIR}/package_check")
 set_tests_properties(package.deb_installs_and_lists PROPERTIES LABELS "package" SKIP_RETURN_CODE 77 TIMEOUT 600
-                     RUN_SERIAL TRUE)
+                     RUN_SERIAL TRUE FIXTURES_SETUP gpuconform_packages)
+# lintian: no error on either .deb (skips without lintian; tools/bootstrap.sh installs it).
+add_test(NAME package.lintian COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/package_lintian.sh"
+                                      "${CMAKE_CURRENT_BINARY_DIR}/package_check")
+# The man page (generated from --help) and the bash completion are in the .deb and work.
+add_test(NAME package.man_page_installed COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/package_docs_check.sh"
+                                                 "${CMAKE_CURRENT_BINARY_DIR}/package_check")
+set_tests_properties(package.lintian package.man_page_installed PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77
+                     TIMEOUT 300 FIXTURES_REQUIRED gpuconform_packages)
+
+# `gpuconform list --coverage`: one row per expectation file, judged/runnable per family,
+# the classes' totals and quick's judged/selected; --json's counts add up per family.
+add_test(NAME cli.list_coverage
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/list_coverage_check.sh" $<TARGET_FILE:gpuconform>
+                 "${PROJECT_SOURCE_DIR}/expectations" "${CMAKE_CURRENT_BINARY_DIR}/list_coverage")
+set_tests_properties(cli.list_coverage PROPERTIES LABELS "unit")

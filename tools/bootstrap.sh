@@ -11,7 +11,9 @@ packages=(cmake ninja-build ccache g++ pkg-config libgtest-dev libgmock-dev libe
           clang libclang-rt-dev    # clang + libFuzzer runtime: the fuzz tests (tests/fuzz)
           chromium                 # headless browser: the report screenshot test (tests/report)
           prometheus shellcheck python3-yaml   # promtool, recipe checks (tests/outputs_tests.cmake)
-          dpkg-dev file)           # dpkg-shlibdeps for the .deb's Depends (cmake/GpuconformPackaging.cmake)
+          dpkg-dev file            # dpkg-shlibdeps for the .deb's Depends (cmake/GpuconformPackaging.cmake)
+          lintian man-db           # the packages' lint and the man page's rendering (tests/package_*.sh)
+          clang-format)            # tools/check_format.sh (.clang-format) on the lines a change touches
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -25,10 +25,16 @@
 #include <vector>
 
 #include "gpuconform/device_buffer.hpp"
-#include "numeric/mma_instances.hpp"
-#include "numeric/mma_variant.hpp"
-#include "numeric/sparse_a.hpp"
-#include "numeric/sparse_mma.hpp"
+#include "gpuconform/numerics/mma_instances.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
+#include "gpuconform/numerics/sparse_a.hpp"
+#include "gpuconform/numerics/sparse_mma.hpp"
+
+// The variant registry, instances and sparse compression belong to the numerics library
+// (gpuconform/numerics/): the MMA kernels and probe files of this folder use its names.
+namespace gpuconform::kernels {
+using namespace gpuconform::numerics;
+}  // namespace gpuconform::kernels
 
 // Device-side helpers live in their own namespace: other kernel families have theirs.
 namespace gpuconform::kernels::mma {

@@ -8,10 +8,9 @@
 // nibble_of); nvcc 13 accepts it for sm_80..sm_90a, while plain mma.sp draws a ptxas advisory.
 // Selectors per the PTX ISA "Sparse matrix storage": m16n8k32 16-bit and 8-bit and m16n8k16 tf32
 // take 0 or 1 (a thread pair holds the metadata), m16n8k64 8-bit takes only 0 (all four threads).
-#include "numeric/checked_probes.hpp"
-#include "numeric/mma_check.hpp"
 #include "numeric/mma_kernel.cuh"
-#include "numeric/mma_variant.hpp"
+#include "numeric/mma_probes.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -89,7 +88,7 @@ using namespace mma;
   const bool Name##_registered =                                                                            \
       register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,                \
                            &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&        \
-      register_checked_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>);
+      register_mma_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>, false);
 
 GC_MMA_SP_TABLE(GC_MMA_SP_VARIANT)
 

@@ -3,10 +3,9 @@
 // register signature of that PTX, the compute capability it needs and whether it is also
 // a numeric probe (numeric.mma_sync.<shape>.<D>.<A/B>, compared bit for bit with the
 // reference model the expectation names). The generic kernel does the rest.
-#include "numeric/checked_probes.hpp"
-#include "numeric/mma_check.hpp"
 #include "numeric/mma_kernel.cuh"
-#include "numeric/mma_variant.hpp"
+#include "numeric/mma_probes.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -193,8 +192,8 @@ using namespace mma;
   const bool Name##_registered =                                                                           \
       register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,               \
                            &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&      \
-      (Probe ? register_numeric_probe(#Name, Requirements{MinCc}, &measure_mma_probe<Name>)                 \
-             : register_checked_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>));
+      register_mma_probe(#Name, Requirements{MinCc}, Probe ? &measure_mma_probe<Name> : &measure_checked_probe<Name>, \
+                         Probe);
 
 GC_MMA_SYNC_TABLE(GC_MMA_SYNC_VARIANT)
 

@@ -19,11 +19,13 @@
 #include <utility>
 
 #include "gpuconform/probe.hpp"
-#include "numeric/mma_variant.hpp"
-#include "numeric/profile_reference.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
+#include "gpuconform/numerics/profile_reference.hpp"
 
 namespace gpuconform::kernels {
 namespace {
+
+using namespace gpuconform::numerics;
 
 struct ProfilePath {
   const char* path;     // model-id spelling: mma_sync.<D>.<A/B>

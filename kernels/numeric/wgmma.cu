@@ -7,10 +7,9 @@
 //
 // Device code exists only in the sm_90a cubin (mma_kernel.cuh compiles the body only under
 // __CUDA_ARCH_FEAT_SM90_ALL); elsewhere the variants report "needs sm_90a" and never launch.
-#include "numeric/checked_probes.hpp"
-#include "numeric/mma_check.hpp"
 #include "numeric/mma_kernel.cuh"
-#include "numeric/mma_variant.hpp"
+#include "numeric/mma_probes.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -117,8 +116,7 @@ const Requirements kNeedsSm90a{90, 90, "sm_90a (wgmma)"};
   const bool Name##_registered =                                                                       \
       register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), 90, true, &run_mma<Name>,               \
                            &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&  \
-      (Probe ? register_numeric_probe(#Name, kNeedsSm90a, &measure_mma_probe<Name>)                     \
-             : register_checked_probe(#Name, kNeedsSm90a, &measure_checked_probe<Name>));
+      register_mma_probe(#Name, kNeedsSm90a, Probe ? &measure_mma_probe<Name> : &measure_checked_probe<Name>, Probe);
 
 #define GC_WGMMA_VARIANTS(Name, Ptx, Exec, ImmShared, ImmRegisters, Probe)      \
   GC_WGMMA_VARIANT(Name, Ptx, Exec##_SHARED, ImmShared, false, Probe)           \
@@ -242,7 +240,7 @@ GC_WGMMA_TABLE(GC_WGMMA_VARIANTS)
   const bool Name##_registered =                                                                   \
       register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), 90, true, &run_mma<Name>,           \
                            &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) && \
-      register_checked_probe(#Name, kNeedsSm90a, &measure_checked_probe<Name>);
+      register_mma_probe(#Name, kNeedsSm90a, &measure_checked_probe<Name>, false);
 
 GC_WGMMA_WIDE_TABLE(GC_WGMMA_WIDE_VARIANT)
 

@@ -19,11 +19,10 @@
 
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
-#include "numeric/checked_probes.hpp"
-#include "numeric/mma_check.hpp"
-#include "numeric/mma_instances.hpp"
+#include "gpuconform/numerics/mma_instances.hpp"
 #include "numeric/mma_kernel.cuh"
-#include "numeric/mma_variant.hpp"
+#include "numeric/mma_probes.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -196,7 +195,7 @@ RowCol opaque_position(char, int, int) { return {-1, -1}; }
   const bool Name##_registered =                                                                             \
       register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_wmma<Name>,                \
                            &wmma_has_code<Name>, FragmentCounts{32, 0, 0, 0}, &opaque_position) &&           \
-      register_checked_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>);
+      register_mma_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>, false);
 
 GC_WMMA_TABLE(GC_WMMA_VARIANT)
 

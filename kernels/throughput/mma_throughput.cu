@@ -151,8 +151,8 @@ __device__ void flip_bits(E& e, unsigned mask) {
 // feeds its next C. `salt` is 0 at run time, which ptxas cannot know, so the
 // chains' operands are distinct registers, as in the public m16n8k16 loop that
 // reached 0.661-0.666 of the f16 peak on the boards where one A/B set shared by
-// all chains, flipped every trip, reached 0.641-0.656 (shared/research/limits.md):
-// a flip rewrites registers that in-flight HMMAs still have to read.
+// all chains, flipped every trip, reached 0.641-0.656 (docs/throughput.md, "How close
+// the probes come"): a flip rewrites registers that in-flight HMMAs still have to read.
 // Native paths keep their operands for the whole loop; nothing of an mma whose
 // C is the previous D can be hoisted. sm_90's lowered e4m3 mma.sync is
 // HMMA(A, B, 0) + FADD into D: with fixed A and B ptxas computes the product

@@ -3,7 +3,7 @@
 // grid shape, parametrised by the access pattern, the PTX cache operator, the
 // access width and the accesses per thread.
 //
-// Method (issue 18; ../shared/research/limits.md has the measurements behind it):
+// Method (docs/throughput.md, "How close the probes come", has the measurements behind it):
 //
 // - Device memory: a "flat" grid, as gpu-stream's kernels that reach 0.98 of
 //   the peak on the same boards: one 16 B access per thread (four 16 B loads

@@ -1,5 +1,5 @@
 // Finding a model: by id, or from the (arch, variant) pair a vector file or a GPU probe
-// has. Variant names are DESIGN.md's `<instruction>_<shape>_<D type>_<A/B type>`.
+// has. Variant names are docs/vector-files.md's `<instruction>_<shape>_<D type>_<A/B type>`.
 #include <algorithm>
 #include <string>
 #include <string_view>

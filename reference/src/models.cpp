@@ -1,5 +1,5 @@
 // The named tensor-core models: one row per architecture x instruction x D type x A/B
-// type, each with its source in research/numerics.md. The arithmetic is block_fma.cpp;
+// type, each with its source in docs/numerics.md §1. The arithmetic is block_fma.cpp;
 // this file is only data. To add a row, append one line to kRows; e_zero comes from
 // kArchZeros. The sm_90 rows are also recovered from the H100 golden vectors alone by
 // `gpuconform vectors infer` (tests/unit/golden_infer_test.cpp); the other architectures'

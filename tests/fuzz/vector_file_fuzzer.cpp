@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "gpuconform/vector_file.hpp"
+#include "gpuconform/numerics/vector_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpuconform;

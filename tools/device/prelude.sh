@@ -16,7 +16,7 @@ exec > >(tee "$OUT/$2") 2>&1
 G="$B/bin/gpuconform"
 T="$B/tests/gpuconform_gpu_tests"
 [ -x "$G" ] || { echo "no $G: build first (or stage it with tools/device/stage_build.sh)"; exit 2; }
-# One disassembly per binary, shared by all test processes (harness/src/sass.cpp).
+# One disassembly per binary, shared by all test processes (harness/core/src/sass.cpp).
 export GPUCONFORM_SASS_CACHE=${GPUCONFORM_SASS_CACHE:-$OUT/sass-cache}
 # ctest and the CLI read the files in this checkout, wherever the build was made.
 export GPUCONFORM_EXPECTATIONS="$PWD/expectations"

@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "gpuconform/conformance.hpp"
+#include "gpuconform/atomic_file.hpp"
 #include "gpuconform/board_spread.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/evidence_pool.hpp"
@@ -101,9 +102,7 @@ void write_file(ExpectationFile& file, const std::string& out) {
             [](const Expectation& a, const Expectation& b) { return a.probe_id < b.probe_id; });
   const std::string text = render_expectation_file(file);
   fs::create_directories(fs::absolute(out).parent_path());
-  const std::string tmp = out + ".tmp";
-  std::ofstream(tmp) << text;
-  fs::rename(tmp, out);  // atomic replace: a crash never leaves half a file
+  write_file_atomically(out, text);  // a crash never leaves half a file
 }
 
 // What a re-derivation must not overwrite: a literature value, and an exact entry's

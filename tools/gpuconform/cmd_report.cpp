@@ -1,13 +1,10 @@
 // `gpuconform report RUN.jsonl [--baseline OTHER.jsonl] --html FILE | --md FILE`: one
-// self-contained file that shows what a run record holds (harness/include/gpuconform/report.hpp).
+// self-contained file that shows what a run record holds (harness/report/include/gpuconform/report.hpp).
 // No GPU needed. Exit 0 written, 2 unusable input or an unwritable output.
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-
 #include "commands.hpp"
+#include "gpuconform/atomic_file.hpp"
 #include "gpuconform/report.hpp"
 #include "gpuconform/run_compare.hpp"
 
@@ -18,24 +15,6 @@ struct ReportArgs {
   std::string record, baseline, html, md;
   double threshold = 0.02;
 };
-
-// Written beside the target and renamed over it, so a reader never sees half a report.
-void write_file(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", tmp));
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", tmp));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(fmt::format("cannot move the report to {}: {}", path, ec.message()));
-  }
-}
 
 int report(const ReportArgs& a) {
   try {
@@ -49,8 +28,8 @@ int report(const ReportArgs& a) {
       o.baseline_path = a.baseline;
       o.baseline = compare_boards(read_run_record(a.baseline), read_run_record(a.record), a.threshold, Pairing{});
     }
-    if (!a.html.empty()) write_file(a.html, report::render_html(data, o));
-    if (!a.md.empty()) write_file(a.md, report::render_markdown(data, o));
+    if (!a.html.empty()) write_file_atomically(a.html, report::render_html(data, o));
+    if (!a.md.empty()) write_file_atomically(a.md, report::render_markdown(data, o));
     for (const auto& path : {a.html, a.md})
       if (!path.empty()) fmt::print("report of {} ({} test lines) written to {}\n", a.record, data.entries.size(), path);
     return kExitOk;

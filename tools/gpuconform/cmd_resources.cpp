@@ -3,9 +3,8 @@
 // (harness ctest_resources.hpp has the format and the groups' side).
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "commands.hpp"
+#include "gpuconform/atomic_file.hpp"
 #include "gpuconform/ctest_resources.hpp"
 #include "gpuconform/device_info.hpp"
 
@@ -27,11 +26,10 @@ int resources(const std::string& out) {
     fmt::print("{}", json);
     return kExitOk;
   }
-  std::ofstream file(out);
-  file << json;
-  file.close();
-  if (!file) {
-    fmt::print(stderr, "gpuconform resources: cannot write {}\n", out);
+  try {
+    write_file_atomically(out, json);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "gpuconform resources: {}\n", e.what());
     return kExitUnusable;
   }
   fmt::print(stderr, "{}: {} GPU(s); use it with ctest --resource-spec-file {} -j N\n", out, count, out);

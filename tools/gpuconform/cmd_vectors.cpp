@@ -1,4 +1,4 @@
-// `gpuconform vectors`: golden MMA vector files (DESIGN.md "Vector files").
+// `gpuconform vectors`: golden MMA vector files (docs/vector-files.md).
 //   list      the MMA variants of this build (vector-file name, PTX, what the GPU needs)
 //   generate  run every variant on the GPU and write one xz file each (kernels/numeric)
 //   check     compare files with the models on the CPU: 0 all match, 1 a mismatch, 2 unusable
@@ -12,15 +12,15 @@
 
 #include "commands.hpp"
 #include "gpuconform/device_info.hpp"
-#include "numeric/golden_generator.hpp"
-#include "numeric/mma_variant.hpp"
-#include "numeric/vector_check.hpp"
-#include "numeric/vector_infer.hpp"
+#include "gpuconform/numerics/golden_generator.hpp"
+#include "gpuconform/numerics/mma_variant.hpp"
+#include "gpuconform/numerics/vector_check.hpp"
+#include "gpuconform/numerics/vector_infer.hpp"
 
 namespace gpuconform::cli {
 namespace {
 
-using namespace gpuconform::kernels;
+using namespace gpuconform::numerics;
 
 struct VectorArgs {
   GenerateOptions generate;

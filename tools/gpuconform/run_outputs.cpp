@@ -23,6 +23,8 @@ constexpr const char* kRunsParent = "gpuconform-runs";
 constexpr const char* kAppendRecord = "gpuconform-run.jsonl";
 constexpr const char* kAppendJunit = "gpuconform-junit.xml";
 
+// Not atomic, for the termination log only: Kubernetes mounts /dev/termination-log as a
+// file, which a rename cannot replace. Every other output goes through write_file_atomically.
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -134,7 +136,7 @@ int RunOutputs::finish(int exit_code) {
     }
   };
   if (!outcome_.summary_path.empty()) {
-    attempt("summary", [&] { write_text(outcome_.summary_path, summary); });
+    attempt("summary", [&] { write_file_atomically(outcome_.summary_path, summary); });
     fmt::print("summary: {}\n", outcome_.summary_path);
   }
   if (!options_.prom_path.empty())

@@ -1,4 +1,4 @@
-// The discriminating vectors of research/numerics.md §3: short dot products whose D[0][0]
+// The discriminating vectors of docs/numerics.md §3: short dot products whose D[0][0]
 // exposes one parameter of the block-FMA model (F, L, output rounding, e_zero, tf32
 // truncation, specials). discriminating_vectors(m) instantiates every vector whose
 // operands are exact in m's formats and whose expected value under m is known, either

@@ -1,7 +1,7 @@
 // Binary floating-point formats as values: one decoder and one rounding encoder
 // serve fp64 down to e2m1. A format is its field widths, bias, what its top
-// exponent field means and whether it has subnormals (the ml_dtypes/CPFloat
-// design, research/aesthetics.md §5). Bit patterns travel as std::uint64_t,
+// exponent field means and whether it has subnormals (the design of ml_dtypes'
+// float8.h Traits and of CPFloat). Bit patterns travel as std::uint64_t,
 // right-aligned: the format's register occupies the low width_bits() bits.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Random MMA operands drawn directly as bit patterns of their formats (no conversion
-// loss), by class: the `class` field of DESIGN.md's vector files. The unit tests and the
+// loss), by class: the `class` field of vector files (docs/vector-files.md). The unit tests and the
 // GPU numeric probes draw from the same generator, so a CPU failure replays on the GPU.
 #pragma once
 

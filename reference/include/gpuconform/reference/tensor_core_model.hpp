@@ -1,4 +1,4 @@
-// The block-FMA model of NVIDIA tensor cores (research/numerics.md §2, after MMA-Sim's
+// The block-FMA model of NVIDIA tensor cores (docs/numerics.md §2, after MMA-Sim's
 // t_fdpa and Khattak & Mikaitis' Generic_BFMA_TC): per block of L products, exact products,
 // alignment to the largest exponent with truncation to F fraction bits, one exact sum and
 // one rounding. The parameters are data: one TensorCoreModel per architecture x
@@ -65,7 +65,7 @@ const std::vector<TensorCoreModel>& models();
 const TensorCoreModel* find_model(std::string_view id);  // nullptr if unknown
 std::vector<std::string> model_ids();
 
-// The model for a vector-file variant (DESIGN.md "Vector files") on an architecture:
+// The model for a vector-file variant (docs/vector-files.md) on an architecture:
 // default_model("sm_90", "mma_m16n8k16_f32_bf16") is sm_90.mma_sync.f32.bf16. Accepts
 // "sm_90a"-style names. nullptr when no row fits, including a shape whose K the row lacks.
 const TensorCoreModel* default_model(std::string_view arch, std::string_view variant);

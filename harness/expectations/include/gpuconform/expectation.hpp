@@ -1,0 +1,41 @@
+#pragma once
+// Expectations are data: one TOML file per architecture (sm_XX.toml), SKU
+// overlays keyed by PCI device id (sku/0xNNNN.toml), and an optional user
+// overlay. Every entry carries a unit and its provenance. The schema is
+// strict: an unknown key, a wrong type or a missing field is an error with
+// file:line:col, so a typo can never silently disable a check.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpuconform/expectation_types.hpp"
+
+namespace gpuconform {
+
+// Parses one file. Problems are appended to `diagnostics`; the returned file
+// holds the entries that parsed cleanly. `known_probe` (optional) flags
+// entries whose id names no registered probe.
+using ProbeIdCheck = std::function<bool(const std::string&)>;
+ExpectationFile parse_expectation_text(std::string_view text, const std::string& path,
+                                       std::vector<Diagnostic>& diagnostics, const ProbeIdCheck& known_probe = {},
+                                       const std::vector<std::string>& probe_ids = {});
+ExpectationFile parse_expectation_file(const std::string& path, std::vector<Diagnostic>& diagnostics,
+                                       const ProbeIdCheck& known_probe = {},
+                                       const std::vector<std::string>& probe_ids = {});
+
+struct ExpectationQuery {
+  std::string dir;                    // the expectations directory
+  std::string arch;                   // "sm_90"
+  std::string sku;                    // "0x2330" or ""
+  std::vector<std::string> overlays;  // user files, applied last
+  ProbeIdCheck known_probe;
+  std::vector<std::string> probe_ids;  // for "did you mean" hints
+};
+
+// Loads and merges the files for one device. A missing architecture file is
+// not an error (the set is empty and every probe skips with a hint); a
+// missing user overlay or any invalid file throws ExpectationError.
+ExpectationSet load_expectations(const ExpectationQuery& query);
+
+}  // namespace gpuconform

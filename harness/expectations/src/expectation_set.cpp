@@ -1,0 +1,38 @@
+// Resolution of the expectation files for one device: the architecture file,
+// the SKU overlay, then the user overlays (expectation.hpp).
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "gpuconform/expectation.hpp"
+
+namespace gpuconform {
+
+ExpectationSet load_expectations(const ExpectationQuery& q) {
+  namespace fs = std::filesystem;
+  std::vector<Diagnostic> diags;
+  ExpectationSet set;
+  auto load = [&](const std::string& path, const char* role) {
+    ExpectationFile f = parse_expectation_file(path, diags, q.known_probe, q.probe_ids);
+    if (!f.arch.empty() && !q.arch.empty() && std::string(role) != "user overlay" && f.arch != q.arch)
+      diags.push_back({Location{path, 0, 0}, fmt::format("{} is for {}, but the device is {}", role, f.arch, q.arch)});
+    set.apply(f);
+  };
+  const std::string arch_file = q.dir + "/" + q.arch + ".toml";
+  if (fs::exists(arch_file)) load(arch_file, "architecture file");
+  if (!q.sku.empty()) {
+    const std::string sku_file = q.dir + "/sku/" + q.sku + ".toml";
+    if (fs::exists(sku_file)) load(sku_file, "SKU overlay");
+  }
+  for (const std::string& overlay : q.overlays) {
+    if (!fs::exists(overlay)) {
+      diags.push_back({Location{overlay, 0, 0}, "overlay file not found"});
+      continue;
+    }
+    load(overlay, "user overlay");
+  }
+  if (!diags.empty()) throw ExpectationError(std::move(diags));
+  return set;
+}
+
+}  // namespace gpuconform
