@@ -1,5 +1,10 @@
 // `gpuconform list`: the resolved expectations for an architecture (and SKU)
 // with their provenance, as a table or JSON. Needs no GPU.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +28,7 @@ struct ListArgs {
   bool json = false;
   std::string level;  // "": every entry; else what `run --level` selects, with seconds
   bool sensitivity = false;  // per entry: the relative change that first warns and fails
+  bool coverage = false;     // per architecture file and family: judged, recorded only, no entry, unsupported
 };
 
 // The device `run` would see, as far as the selection needs it: "sm_90" -> 9.0.
@@ -195,9 +201,219 @@ int list_sensitivity(const ListArgs& args, const ExpectationSet& set) {
   return kExitOk;
 }
 
+// `list --coverage`: per architecture file (sm_XX.toml) and SKU overlay (sku/0xNNNN.toml, on
+// top of its architecture file, as a run on that SKU resolves it) and per probe family, how
+// many registered probes are judged (an entry with a band or limit), recorded only (an entry
+// of kind `info`), have no entry, or cannot run on the architecture (a compute capability
+// or an arch-specific target they need); and how many of the probes `run --level quick`
+// selects there are judged. The self-test probes (fault injection only) are left out.
+struct FamilyCoverage {
+  std::size_t judged = 0, recorded = 0, none = 0, unsupported = 0;
+  std::size_t total() const { return judged + recorded + none + unsupported; }
+};
+
+struct FileCoverage {
+  std::string file;  // relative to the expectations directory: "sm_90.toml", "sku/0x2335.toml"
+  std::string arch, sku;
+  std::map<Family, FamilyCoverage> families;
+  std::size_t quick_selected = 0, quick_judged = 0;
+  FamilyCoverage all() const {
+    FamilyCoverage t;
+    for (const auto& [f, c] : families) {
+      t.judged += c.judged;
+      t.recorded += c.recorded;
+      t.none += c.none;
+      t.unsupported += c.unsupported;
+    }
+    return t;
+  }
+};
+
+const std::vector<Family>& coverage_families() {
+  static const std::vector<Family> f = {Family::latency,  Family::throughput, Family::numeric, Family::topology,
+                                        Family::parallel, Family::p2p,        Family::health};
+  return f;
+}
+
+// The architecture an overlay is for: its [meta] arch, else the one its run records are
+// named after ("run:.../sm_90-0x2335-....jsonl:N"); "" when neither says.
+std::string overlay_arch(const ExpectationFile& f) {
+  if (!f.arch.empty()) return f.arch;
+  const std::regex named(R"((sm_[0-9]+)-0x[0-9a-fA-F]{4})");
+  for (const Expectation& e : f.entries) {
+    std::smatch m;
+    if (std::regex_search(e.source, m, named)) return m[1];
+    if (std::regex_search(e.note, m, named)) return m[1];
+  }
+  return "";
+}
+
+FileCoverage coverage_of(const std::string& file, const std::string& arch, const std::string& sku,
+                         const ExpectationSet& set) {
+  FileCoverage c{file, arch, sku, {}, 0, 0};
+  for (Family f : coverage_families()) c.families[f] = {};
+  const std::optional<DeviceInfo> device = device_of_arch(arch, sku);
+  for (const Probe& p : Registry::instance().all()) {
+    if (p.family == Family::selftest) continue;
+    FamilyCoverage& fc = c.families[p.family];
+    const Expectation* e = set.find(p.id);
+    if (device && !unmet_requirement(p, *device).empty())
+      ++fc.unsupported;
+    else if (!e)
+      ++fc.none;
+    else if (e->kind == ExpectationKind::info)
+      ++fc.recorded;
+    else
+      ++fc.judged;
+  }
+  if (device) {
+    for (const Probe* p : select_for_level(select_probes({"*"}), set, *device, RunLevel::quick)) {
+      ++c.quick_selected;
+      const Expectation* e = set.find(p->id);
+      if (e && e->kind != ExpectationKind::info && unmet_requirement(*p, *device).empty()) ++c.quick_judged;
+    }
+  }
+  return c;
+}
+
+nlohmann::json coverage_json(const FamilyCoverage& f) {
+  return {{"judged", f.judged}, {"recorded_only", f.recorded}, {"no_entry", f.none}, {"unsupported", f.unsupported}};
+}
+
+int list_coverage(const ListArgs& args) {
+  namespace fs = std::filesystem;
+  const Registry& reg = Registry::instance();
+  std::error_code ec;
+  if (!fs::is_directory(args.expectations_dir, ec)) {
+    fmt::print(stderr, "gpuconform list: {} is not a directory of expectation files\n", args.expectations_dir);
+    return kExitUnusable;
+  }
+  // The files: sm_XX.toml by architecture number, then sku/0xNNNN.toml by id.
+  std::vector<std::pair<int, std::string>> arch_files;
+  std::vector<std::string> sku_files;
+  const std::regex arch_name(R"(sm_([0-9]+)\.toml)"), sku_name(R"(0x[0-9a-fA-F]{4}\.toml)");
+  for (const auto& entry : fs::directory_iterator(args.expectations_dir, ec)) {
+    std::smatch m;
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && std::regex_match(name, m, arch_name)) arch_files.emplace_back(std::stoi(m[1]), name);
+  }
+  if (fs::is_directory(args.expectations_dir + "/sku", ec))
+    for (const auto& entry : fs::directory_iterator(args.expectations_dir + "/sku", ec)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && std::regex_match(name, sku_name)) sku_files.push_back(name);
+    }
+  std::sort(arch_files.begin(), arch_files.end());
+  std::sort(sku_files.begin(), sku_files.end());
+  if (!args.arch.empty())
+    arch_files.erase(std::remove_if(arch_files.begin(), arch_files.end(),
+                                    [&](const auto& a) { return a.second != args.arch + ".toml"; }),
+                     arch_files.end());
+  if (arch_files.empty()) {
+    fmt::print(stderr, "gpuconform list: no expectation file{} in {}\n",
+               args.arch.empty() ? std::string(" (sm_XX.toml)") : " for " + args.arch, args.expectations_dir);
+    return kExitUnusable;
+  }
+
+  std::vector<FileCoverage> rows;
+  auto load = [&](const std::string& arch, const std::string& sku) {
+    ExpectationQuery q;
+    q.dir = args.expectations_dir;
+    q.arch = arch;
+    q.sku = sku;
+    q.overlays = args.overlays;
+    q.known_probe = [&](const std::string& id) { return reg.find(id) != nullptr; };
+    q.probe_ids = reg.ids();
+    return load_expectations(q);
+  };
+  try {
+    for (const auto& [cc, name] : arch_files) {
+      const std::string arch = name.substr(0, name.size() - 5);
+      rows.push_back(coverage_of(name, arch, "", load(arch, "")));
+      for (const std::string& sku_file : sku_files) {
+        const std::string sku = sku_file.substr(0, sku_file.size() - 5);
+        if (!args.sku.empty() && sku != args.sku) continue;
+        std::vector<Diagnostic> diags;
+        const ExpectationFile overlay = parse_expectation_file(args.expectations_dir + "/sku/" + sku_file, diags);
+        if (overlay_arch(overlay) != arch) continue;
+        rows.push_back(coverage_of("sku/" + sku_file, arch, sku, load(arch, sku)));
+      }
+    }
+  } catch (const ExpectationError& err) {
+    fmt::print(stderr, "{}\n", err.what());
+    return kExitFailed;
+  }
+
+  std::map<Family, std::size_t> registered;
+  for (const Probe& p : reg.all())
+    if (p.family != Family::selftest) ++registered[p.family];
+
+  if (args.json) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const FileCoverage& r : rows) {
+      nlohmann::json fams = nlohmann::json::object();
+      for (const auto& [f, c] : r.families) fams[family_name(f)] = coverage_json(c);
+      nlohmann::json j{{"file", r.file},
+                       {"arch", r.arch},
+                       {"families", fams},
+                       {"all", coverage_json(r.all())},
+                       {"quick", {{"selected", r.quick_selected}, {"judged", r.quick_judged}}}};
+      if (!r.sku.empty()) j["sku"] = r.sku;
+      files.push_back(j);
+    }
+    nlohmann::json reg_json = nlohmann::json::object();
+    for (const auto& [f, n] : registered) reg_json[family_name(f)] = n;
+    fmt::print(
+        "{}\n",
+        nlohmann::json{{"expectations", args.expectations_dir}, {"registered", reg_json}, {"files", files}}.dump(2));
+    return kExitOk;
+  }
+
+  // One row per file: per family "judged/runnable here" (runnable = registered - unsupported),
+  // then the totals of the other three classes and quick's judged/selected.
+  std::size_t wfile = 12;
+  for (const FileCoverage& r : rows) wfile = std::max(wfile, r.file.size());
+  std::vector<std::size_t> widths;
+  for (Family f : coverage_families()) widths.push_back(std::max<std::size_t>(std::string(family_name(f)).size(), 7));
+  std::string line = fmt::format("{:<{}}", "file", wfile);
+  std::size_t i = 0;
+  for (Family f : coverage_families()) line += fmt::format("  {:>{}}", family_name(f), widths[i++]);
+  fmt::print("{}  recorded  no entry  unsupported  quick judged\n", line);
+  line = fmt::format("{:<{}}", "(registered)", wfile);
+  i = 0;
+  for (Family f : coverage_families()) line += fmt::format("  {:>{}}", registered[f], widths[i++]);
+  fmt::print("{}\n", line);
+  for (const FileCoverage& r : rows) {
+    line = fmt::format("{:<{}}", r.file, wfile);
+    i = 0;
+    for (Family f : coverage_families()) {
+      const FamilyCoverage& c = r.families.at(f);
+      line += fmt::format("  {:>{}}", fmt::format("{}/{}", c.judged, c.total() - c.unsupported), widths[i++]);
+    }
+    const FamilyCoverage t = r.all();
+    line += fmt::format("  {:>8}  {:>8}  {:>11}  {:>12}", t.recorded, t.none, t.unsupported,
+                        fmt::format("{}/{}", r.quick_judged, r.quick_selected));
+    fmt::print("{}\n", line);
+  }
+  fmt::print(
+      "\nfamily cells: judged / runnable on that architecture (registered minus unsupported).\n"
+      "judged: an entry with a band or a limit; recorded: an entry of kind info (recorded, never fails);\n"
+      "no entry: the probe runs there but skips; unsupported: it needs a newer compute capability or\n"
+      "another arch-specific target. quick judged: of the probes `run --level quick` selects there, those\n"
+      "judged. An overlay row is its architecture file with the overlay on top. A GPU whose\n"
+      "architecture has no file judges nothing (exit 77).\n");
+  return kExitOk;
+}
+
 int list(const ListArgs& args) {
   const Registry& reg = Registry::instance();
   std::string arch = args.arch, sku = args.sku;
+  if (args.coverage) {
+    if (!args.level.empty() || args.sensitivity) {
+      fmt::print(stderr, "gpuconform list: --coverage does not combine with --level or --sensitivity\n");
+      return kExitUnusable;
+    }
+    return list_coverage(args);
+  }
   if (arch.empty()) {
     fmt::print(stderr, "gpuconform list: give --arch sm_XX (e.g. --arch sm_90)\n");
     return kExitUnusable;
@@ -257,7 +473,7 @@ int list(const ListArgs& args) {
 Command add_list_command(CLI::App& app) {
   auto args = std::make_shared<ListArgs>();
   CLI::App* sub = app.add_subcommand("list", "Print the resolved expectations of an architecture (and SKU)");
-  sub->add_option("--arch", args->arch, "Architecture, e.g. sm_90")->required();
+  sub->add_option("--arch", args->arch, "Architecture, e.g. sm_90 (required except with --coverage)");
   sub->add_option("--sku", args->sku, "PCI device id of a SKU overlay, e.g. 0x2330");
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last");
@@ -267,6 +483,10 @@ Command add_list_command(CLI::App& app) {
   sub->add_flag("--sensitivity", args->sensitivity,
                 "Per entry, the smallest relative change from its healthy centre that warns and that fails; "
                 "per family, the median and worst");
+  sub->add_flag("--coverage", args->coverage,
+                "Per expectation file (sm_XX.toml, sku/0xNNNN.toml) and probe family: how many probes are judged, "
+                "recorded only, without an entry or unsupported; and how many of those --level quick selects are "
+                "judged (--arch, --sku: only those files)");
   return [args] { return list(*args); };
 }
 

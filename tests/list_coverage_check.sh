@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# list_coverage_check.sh GPUCONFORM EXPECTATIONS_DIR WORK_DIR: the shape of
+# `gpuconform list --coverage` (text and --json) on the committed expectation files:
+#   - a header naming every probe family, a "(registered)" row with each family's count, then one row per
+#     sm_XX.toml and per SKU overlay, each family cell "judged/runnable" (judged <= runnable
+#     <= registered), the recorded / no entry / unsupported totals and quick's judged/selected;
+#   - --json: per file and family, judged + recorded_only + no_entry + unsupported equals the
+#     family's registered probes, and quick judged <= selected;
+#   - sm_90 judges every latency and numeric probe, and every probe quick selects there but
+#     the GPU-to-GPU ones (no p2p entry in the H100 file);
+#   - --arch narrows to one file; an unknown --arch exits 2.
+set -euo pipefail
+bin="$1" dir="$2" work="$3"
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$bin" list --coverage --expectations "$dir" >"$work/coverage.txt" || fail "list --coverage exited $?"
+cat "$work/coverage.txt"
+header="$(head -n 1 "$work/coverage.txt")"
+for family in latency throughput numeric topology parallel p2p health; do
+  [[ "$header" == *" $family"* ]] || fail "header lacks '$family': $header"
+done
+[[ "$header" == *"quick judged"* ]] || fail "header lacks 'quick judged'"
+grep -qE '^\(registered\)( +[0-9]+){7}$' "$work/coverage.txt" || fail "no '(registered)' row with 7 counts"
+shopt -s nullglob
+files=()
+for f in "$dir"/sm_*.toml; do files+=("$(basename "$f")"); done
+for f in "$dir"/sku/0x*.toml; do files+=("sku/$(basename "$f")"); done
+((${#files[@]} > 0)) || fail "no expectation file in $dir"
+for f in "${files[@]}"; do
+  row="$(grep -E "^${f//./\\.} " "$work/coverage.txt")" || fail "no row for $f"
+  # file, 7 family cells J/R, recorded, no entry, unsupported, quick J/S
+  [[ "$row" =~ ^[^\ ]+(\ +[0-9]+/[0-9]+){7}\ +[0-9]+\ +[0-9]+\ +[0-9]+\ +[0-9]+/[0-9]+$ ]] ||
+    fail "row of $f has not the shape 'file 7 x J/R recorded none unsupported J/S': $row"
+done
+
+"$bin" list --coverage --json --expectations "$dir" >"$work/coverage.json" || fail "list --coverage --json exited $?"
+python3 - "$work/coverage.json" "${#files[@]}" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+registered = d["registered"]
+assert len(d["files"]) == int(sys.argv[2]), f"{len(d['files'])} files in the JSON, {sys.argv[2]} on disk"
+for f in d["files"]:
+    for fam, c in f["families"].items():
+        total = c["judged"] + c["recorded_only"] + c["no_entry"] + c["unsupported"]
+        assert total == registered[fam], f"{f['file']} {fam}: {total} classified, {registered[fam]} registered"
+    assert 0 <= f["quick"]["judged"] <= f["quick"]["selected"], f
+    if f["file"] == "sm_90.toml":
+        for fam in ("latency", "numeric"):
+            c = f["families"][fam]
+            assert c["judged"] == registered[fam], f"sm_90 {fam}: {c}"
+        p2p = registered["p2p"]
+        assert f["quick"]["selected"] - f["quick"]["judged"] <= p2p, f["quick"]
+print("json ok:", len(d["files"]), "files,", sum(registered.values()), "probes")
+EOF
+
+"$bin" list --coverage --arch sm_90 --expectations "$dir" >"$work/sm90.txt" || fail "--arch sm_90 exited $?"
+grep -qE '^sm_90\.toml ' "$work/sm90.txt" || fail "--arch sm_90 printed no sm_90 row"
+if grep -qE '^sm_80\.toml ' "$work/sm90.txt"; then fail "--arch sm_90 printed another architecture"; fi
+set +e
+"$bin" list --coverage --arch sm_12 --expectations "$dir" >"$work/sm12.txt" 2>&1
+rc=$?
+set -e
+((rc == 2)) || fail "--arch sm_12 exited $rc, not 2: $(cat "$work/sm12.txt")"
+echo ok
