@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CPACK_PROJECT_CONFIG_FILE: read by cpack for each generator, when the packages are made.
 # The version comes from `git describe` now (cmake/GpuconformVersion.cmake), not from the
 # configure run, which may be several commits old.

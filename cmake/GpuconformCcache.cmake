@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Use ccache for C++ and CUDA when it is installed: CI and rebuilds then
 # recompile only what changed.
 find_program(GPUCONFORM_CCACHE ccache)

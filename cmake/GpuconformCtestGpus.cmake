@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included at ctest time by the generated GPU groups file (GpuconformGroupDiscovery.cmake):
 # how many GPUs this machine's tests see, so the groups that need every GPU (the p2p
 # family, and any group with a pair or node probe) ask ctest for all of them. ctest cannot

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Finds every dependency; a missing one stops configuration with one line
 # naming the Debian package that provides it.
 function(gpuconform_missing what package)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run as `cmake -P` after the GPU test binary is built (the way gtest_discover_tests
 # works): lists its tests and writes a ctest file with one ctest test per probe group
 # ("latency.alu", "latency.mem", "numeric.wgmma", ...), each running that group's gtest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run as `cmake -P` at build time (cmake/GpuconformPackaging.cmake): writes the man page
 # gpuconform.1 and the bash completion file from the CLI's own help, so neither can fall
 # behind the options. Inputs:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Packages: `cmake --build build --target package` makes
 #   gpuconform_<version>-1_<arch>.deb       the CLI, expectations, evidence, schemas, recipes,
 #                                           man page, bash completion

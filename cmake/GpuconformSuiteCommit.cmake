@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Run as `cmake -P` on every build: writes OUTPUT, a source file returning the commit the
 # binaries are built from ("-dirty" when tracked files differ from it), and rewrites it
 # only when that changes, so an unchanged tree rebuilds nothing. Run records carry the

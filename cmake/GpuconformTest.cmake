@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # One place that decides how test binaries become ctest tests and labels.
 
 # CPU-only tests: label `unit`, run everywhere (CI included); each gtest test is its own

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gpuconform_package_version(OUT SOURCE_DIR FALLBACK): the packages' upstream version, from
 # `git describe` at packaging time, so every commit packs a different, increasing version
 # that apt can upgrade between:

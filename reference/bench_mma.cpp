@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of the integer block-FMA model on sm_90 mma.sync m16n8k16 f32.bf16: how many
 // fp32 outputs per second one core computes. The vector tools and the numeric tests call
 // mma() for 10^5..10^6 instances, so this bounds their run time. Inputs are drawn once

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Included by the `cmake -P` test scripts: sets ARGS_AFTER_SEPARATOR to the script's
 # arguments after `--` (cmake -P keeps its own before it).
 set(ARGS_AFTER_SEPARATOR)

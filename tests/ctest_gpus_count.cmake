@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # GpuconformCtestGpus.cmake: the RESOURCE_GROUPS of a group that needs every GPU, from a
 # made-up driver board list (OUT/gpus) and CUDA_VISIBLE_DEVICES, as ctest would read them.
 #

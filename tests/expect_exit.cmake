@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs the command after `--` and fails unless it exits with ${EXPECTED} and, when
 # EXPECTED_OUTPUT (a regex) is given, its output matches it.
 include("${CMAKE_CURRENT_LIST_DIR}/args_after_separator.cmake")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Checks every ctest test of the build tree as `ctest --resource-spec-file` would run it
 # on a node of two GPUs (GPUCONFORM_CTEST_GPUS=2, GpuconformCtestGpus.cmake), from
 # `ctest --show-only=json-v1`, with no GPU needed:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gpu_tests_declare_resources.cmake must fail where a 2-GPU spec-file run would break: a
 # made-up test tree (under OUT) holding the declaration selftest.gtest_watchdog had
 # (RUN_SERIAL, no RESOURCE_GROUPS, running the GPU test binary), a p2p group given one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Checks the generated GPU groups file (GROUPS_FILE): at least one group, and every
 # group declares RESOURCE_GROUPS "gpus:1" (so ctest --resource-spec-file spreads groups
 # over the GPUs) and is not RUN_SERIAL (which would run each group alone even then).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """ctest junit.python_parses: the JUnit file whose failure reason holds control characters,
 quotes, markup and bytes that are not UTF-8 (written by the unit test
 JUnit.ControlCharactersInReason) must parse with Python's xml.etree, a parser that is not

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # list_coverage_check.sh GPUCONFORM EXPECTATIONS_DIR WORK_DIR: the shape of
 # `gpuconform list --coverage` (text and --json) on the committed expectation files:
 #   - a header naming every probe family, a "(registered)" row with each family's count, then one row per

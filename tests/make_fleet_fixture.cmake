@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Builds the compare acceptance fixture at test time from four real H100 records
 # (expectations/evidence/sm_90-0x2330-2026-11-23-gpu-*.jsonl), so nothing large is committed:
 #   OUT/before.jsonl   the four records, one after the other (four boards, one record)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tests of the fleet outputs and the operator recipes (issue 12, items 5 and 6), kept in
 # one file apart from the rest of tests/CMakeLists.txt. Tools that are only packaged on
 # some machines (promtool, shellcheck, PyYAML, dpkg-deb) make their test skip (exit 77)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # package_check.sh BUILD_DIR WORK_DIR: makes the packages of an already built tree (cpack,
 # as `cmake --build BUILD_DIR --target package` does), then checks
 #   - the gpuconform .deb's Depends (from dpkg-shlibdeps) name fmt, MPFR and GMP;

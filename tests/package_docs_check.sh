@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # package_docs_check.sh WORK_DIR: the man page and the bash completion are in the gpuconform
 # .deb that package_check.sh made in WORK_DIR/out and unpacked into WORK_DIR/root:
 #   - usr/share/man/man1/gpuconform.1.gz, gzip, a .TH GPUCONFORM 1 page with a section per

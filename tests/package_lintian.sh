@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # package_lintian.sh WORK_DIR: lintian reports no error (E:) on either .deb package_check.sh
 # made in WORK_DIR/out; warnings and notes are printed, not failed. Exit 77 (skipped) without
 # lintian (Debian package `lintian`; tools/bootstrap.sh installs it) or without the packages.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # prom_check.sh UNIT_TESTS GPUCONFORM WORK_DIR: promtool accepts the Prometheus textfile of
 # a made-up run with fails, warns, skips and an unopened GPU (written by the unit test
 # PrometheusTextfile.WritesTheSampleForPromtool) and that of a real `gpuconform run` that

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs `${GPUCONFORM} ${WRITER} <args after --> --out ${OUT}` (WRITER: `record`, the default, or
 # `probe;numerics`) and then `${GPUCONFORM} lint ${OUT}`: both must exit 0, and the written file
 # must hold every string of CONTAINS and none of LACKS (|-separated). A written file that the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what is missing (Debian/Ubuntu packages), then configures and
 # builds gpuconform with the `default` preset into ./build. Safe to rerun:
 # it installs nothing that is already there and rebuilds only what changed.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks the C++/CUDA a change touches against .clang-format (the style the code is written
 # in): clang-format --dry-run --Werror on every C++/CUDA file that differs from a base ref,
 # limited to the lines the change added or modified, so untouched older lines that predate

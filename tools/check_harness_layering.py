@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks the floors of harness/ (docs/architecture.md): a file in one harness folder may
 include headers of its own folder and of the folders below it, never of a folder above.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Re-derives expectations from every run record in expectations/evidence/ with the band
 # policy (expectations/evidence/policy.toml; README.md, "Band policy"), then lints.
 #

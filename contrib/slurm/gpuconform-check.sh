@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Shared by prolog.sh and epilog.sh: runs gpuconform on the job's GPUs and, on a failure,
 # drains the node with the first failure line as the reason. Exit status: 0 healthy,
 # 1 not (Slurm then also requeues the job for a failing prolog).

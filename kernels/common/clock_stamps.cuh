@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // In-kernel SM clock stamps for the throughput harness (throughput.hpp):
 // block 0, thread 0 writes clock64 and %globaltimer at the start and the end

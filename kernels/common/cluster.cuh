@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device helpers of thread-block clusters and asynchronous copies (sm_90): the
 // cluster barrier every CTA of a cluster must meet, and an mbarrier wait that

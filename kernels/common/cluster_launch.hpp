@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A cudaLaunchKernelEx configuration for 1-D clusters of `size` CTAs: the
 // configuration points at its own cluster-dimension attribute, so the object

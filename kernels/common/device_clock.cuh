@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Cycle counter reads that the compiler may not move: volatile asm with a
 // memory clobber keeps them in program order with the timed instructions,

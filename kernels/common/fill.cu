@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/fill.cuh"
 #include "gpuconform/cuda_check.hpp"
 

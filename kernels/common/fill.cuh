@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Fills device memory with pseudo-random, non-zero words (splitmix64 of the
 // index): bandwidth is never measured on zeros, which some memory paths

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/pcie_link.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A GPU's PCIe link as sysfs shows it, and the raw rate it can carry:
 //   rate = transfer rate (GT/s) x lanes x line-code efficiency / 8 bits,

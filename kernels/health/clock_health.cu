@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clocks under load against their maximum (clock_health.hpp), two judged entries:
 // - health.under_load.sm_clock: an FFMA load on every SM for about 300 ms (100 ms of
 //   warm-up, then 10 launches of about 20 ms back to back); the SM clock of each launch is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Node health read through NVML (node_health.hpp), one judged entry per check of
 // node_health_checks(), each an invariant:
 // - health.ecc.enabled (min 1): ECC on;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NVLink health read through NVML (nvlink_state.hpp), one judged entry each:
 // - health.nvlink.links_up: how many NVLink links the GPU shows active (an H100 or
 //   H200 SXM shows 18); the record names every link NVML shows that is down;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instruction latencies of the integer pipes: add/sub, mul, mad, sad, div/rem,
 // abs/neg/min/max and select (bit manipulation, logic and shifts are in
 // alu_latency_bits.cu), one dependent chain per PTX instruction and type

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instruction latencies of bit manipulation, logic, shifts, permutes, dot
 // products and integer compares (seed 000, Abdelkhalik et al. 2022, Table V:
 // popc, clz, bfind, brev, bfe, bfi, fns, and/or/xor/not/cnot/lop3, shf, prmt,

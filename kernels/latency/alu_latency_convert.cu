@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latencies of conversions (seed 000, Abdelkhalik et al. 2022, Table V:
 // cvt; plus the formats PTX added since: bf16, tf32, fp8). A conversion that
 // changes the register type cannot feed itself, so those rows time a round

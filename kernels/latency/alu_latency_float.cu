@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instruction latencies of the floating-point pipes: add, mul, fma/mad, min/
 // max, abs/neg, copysign, testp and setp for f16, f16x2, bf16, bf16x2, f32 and
 // f64 (seed 000, Abdelkhalik et al. 2022, Table V, and the bf16 forms PTX

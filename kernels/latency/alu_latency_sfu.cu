@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latencies of division, reciprocal, square root and the transcendental
 // approximations (the MUFU unit plus the range handling ptxas wraps around it;
 // seed 000, Abdelkhalik et al. 2022, Table V: div, rcp, sqrt, rsqrt, ex2, lg2,

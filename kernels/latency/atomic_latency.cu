@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomic latencies, global (executed at L2) and shared, add and compare-and-
 // swap: a pointer chase in which every hop is an atomic whose returned old
 // value is the next node's address, so each atomic waits for the previous

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Feedback instructions for chains whose instruction does not return its own
 // operand type: a setp/testp result goes back through selp, a lg2 result

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "latency/chase_plan.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Host-side planning and analysis for the memory-latency probes (no CUDA):
 // random single-cycle permutations for pointer chases, the latency staircase

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Distributed-shared-memory latency on Hopper thread-block clusters: thread 0
 // of CTA rank 0 chases pointers that live in the shared memory of the other
 // CTAs of its cluster (`ld.shared::cluster.u32`, addresses from `mapa`).

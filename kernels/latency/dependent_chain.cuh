@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The dependent-chain mechanism behind every instruction-latency probe.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Latencies of the Hopper DPX instructions (dynamic-programming min/max
 // fusions: VIADDMNMX, VIMNMX3, VIMNMX with ReLU and 16x2 lanes). PTX has no
 // DPX mnemonics: the CUDA intrinsics (__viaddmax_s32, __vimax3_s32, ...) are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The L2 near/far partition machinery of l2_partition_latency.cu (its header comment
 // says how it works), shared with the SM-to-L2 latency matrix

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // L2 hit latency in the near and in the far partition.
 //
 // Hopper (like A100) splits L2 into two partitions joined by a crossbar; an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Global-memory latencies by random pointer chase (pointer_chase.cuh), the
 // latency staircase (footprint -> cycles per access) and the capacity edges it
 // shows, checked against the sizes the device reports (seed 000, Abdelkhalik

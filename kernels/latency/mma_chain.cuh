@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The tensor-core chain Op: one warp runs a chain of mma.sync (or wmma.mma)
 // in which each instruction's D fragment is the next one's C, so each waits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constant-cache and local-memory load latencies on the dependent-chain
 // mechanism (seed 000, Abdelkhalik et al. 2022, memory units; seed 004, Luo
 // et al. 2024). Each step loads the byte offset of the next node from the

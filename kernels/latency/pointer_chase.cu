@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host side and helper kernels of the pointer-chase mechanism (pointer_chase.cuh).
 #include "latency/pointer_chase.cuh"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pointer-chase mechanism behind the global-memory latency probes.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared-memory latencies on the dependent-chain mechanism: each step is a
 // shared-memory load whose address is the value the previous load returned
 // (a pointer chase in shared memory, where there is no cache or prefetch to

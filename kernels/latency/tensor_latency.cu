@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tensor-core completion latencies: mma.sync for every shape and type of
 // seed 001 (Sun et al. 2022, Table 3: f16 and tf32 and int8 shapes) that the
 // architecture supports, plus bf16, int4, fp64 (m8n8k4 and Hopper's m16n8kK)

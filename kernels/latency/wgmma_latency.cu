@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wgmma (sm_90a) completion latency and issue interval per N, for
 // m64nNk16.f32.f16.f16 with both operands in shared memory (SS).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // wgmma.mma_async m64nNk16.f32.f16.f16 with both operands in shared memory
 // (SS), the shared-memory descriptor of the no-swizzle K-major layout (core

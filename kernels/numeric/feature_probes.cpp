@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // numeric.feature.<path>.<property>: one test per behaviour of a tensor-core path, beside
 // the bit-exact numeric.<instruction>.<shape>... test. Each runs the variant's random
 // classes and the §3 discriminating vectors on the GPU (the golden generator's recipe,

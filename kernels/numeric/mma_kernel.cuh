@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one MMA kernel. A variant is a traits struct (written by a table row in mma_sync.cu or
 // wgmma.cu): its vector-file name, from which shape and element widths are parsed at compile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // numeric.<instruction>.<shape>.<D>.<A/B>[.<qualifier>]: the bit-exact probe of each MMA
 // variant, registered by the variant tables (mma_sync.cu, wgmma.cu, wmma.cu, mma_sp.cu) in

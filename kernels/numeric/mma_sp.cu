@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mma.sp (2:4 structured-sparse A; tf32 1:2) variants: one table row each, golden vectors only
 // (no numeric probe until the H100 files say which model they follow). A row names the variant
 // (vector-file name, `mmasp_<shape>_<D>_<A/B>_sel<N>`), the PTX, the register signature, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mma.sync variants: one table row each. A row names the variant (its vector-file name,
 // from which mma_kernel.cuh parses shape and element widths), the PTX it issues, the
 // register signature of that PTX, the compute capability it needs and whether it is also

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // numeric.profile.*: seed 001's numeric profiling (Sun et al. §8) as probes, the MMA on the
 // GPU through the MmaVariant runner, the references on the CPU (profile_reference.hpp:
 // Eigen over MPFR):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wgmma (sm_90a) variants: one table row per instruction gives two variants, B always from
 // shared memory and A either from shared memory too (`Name`, both operands by matrix
 // descriptor) or from registers (`Name_areg`, the fragment layout of the PTX ISA's

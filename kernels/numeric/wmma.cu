@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wmma (nvcuda::wmma, the legacy warp-level API) variants: one table row each. Unlike
 // mma.sync and wgmma, the fragment layout is opaque (the PTX ISA leaves it unspecified):
 // the operands go through shared memory and wmma.load / wmma.store place them, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU-to-GPU bandwidth through the copy engines (cudaMemcpyPeerAsync), as
 // nvbandwidth's "memcpy_ce" tests measure it, as a fraction of the link peak
 // (p2p/peer_link.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // System-scope atomics across a GPU pair, counted exactly (p2p.atomics.system_scope):
 // 256 counters live in GPU A's memory; GPU A's SMs and GPU B's SMs (over the link,
 // through peer access) add to them at the same time with atom.add.sys

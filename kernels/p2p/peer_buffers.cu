@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "p2p/peer_buffers.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device buffers on named GPUs for the GPU-to-GPU probes: each allocation is made
 // with its GPU current and freed the same way, so a probe that touches several GPUs

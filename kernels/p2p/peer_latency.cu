@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Load-to-use latency of GPU A reading GPU B's memory through peer access
 // (p2p.latency.read): one thread of A chases pointers through a random single
 // cycle (chase_plan.hpp) over 4 MiB of B's memory, one node per 128-byte line, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "p2p/peer_link.hpp"
 
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a GPU-to-GPU probe divides by, and the peer access it needs.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU-to-GPU bandwidth of loads and stores issued by the SMs of GPU A to GPU B's
 // memory through peer access, as nvbandwidth's "memcpy_sm" tests move it, as a
 // fraction of the one-way link peak (p2p/peer_link.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block scheduling (seed 002, van Stigt et al. 2022, sections 4.3, 7.4 and 8.3: %smid,
 // %clock64 and %globaltimer per block and per warp show how blocks land on SMs and how
 // warps of one block progress).

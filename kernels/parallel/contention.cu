@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contention (seed 002, van Stigt et al. 2022, section 6: latency under contention
 // from more warps and blocks): latency and throughput as the number of SMs hitting one
 // address grows from 1 to all.

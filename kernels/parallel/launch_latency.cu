@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Launch latency of an empty kernel, as the host sees it (seed 002 times kernels at
 // block and warp level *and* as a whole; this is the whole). Each sample is one
 // launch followed by a synchronisation, timed with std::chrono on the host: the

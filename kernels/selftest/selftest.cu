@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-test probes: faults the runner must survive, so its isolation is tested
 // on a real GPU. Selectable only with GPUCONFORM_SELFTEST=1 (probe.hpp); their
 // expectations are expectations/selftest.toml. Each probe throws when its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Instruction throughput of the SM's arithmetic pipes, one probe per PTX
 // instruction, all SMs. Two kinds of row:
 // - fraction: the rate as a fraction of the cited per-SM rate

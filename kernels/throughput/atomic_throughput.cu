@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of global-memory atomic adds (red.global.add.u32: no return
 // value, so the SM need not wait) from every resident thread of every SM:
 //   distinct:  each thread adds to its own word (coalesced, one word per lane),

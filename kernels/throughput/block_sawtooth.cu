@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The block-count sawtooth (seed 002, van Stigt et al.): the time of a kernel
 // whose every block does the same fixed work, for n = 1 ... 4 x SMs + 1
 // blocks. Blocks run in waves of the resident-block capacity (here one block

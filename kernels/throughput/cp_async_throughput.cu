@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device-memory bandwidth through cp.async (LDGSTS, global -> shared without
 // registers) against the bytes in flight per SM (seed 003, the Blackwell
 // study's cp.async/TMA curves; Little's law: bandwidth = bytes in flight x

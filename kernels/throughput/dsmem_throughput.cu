@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Distributed-shared-memory read bandwidth (sm_90 thread-block clusters of 2
 // and 4): every CTA reads the shared memory of the next CTA of its cluster
 // (rank + 1 mod size) with ld.shared::cluster.v4 at addresses from mapa, in

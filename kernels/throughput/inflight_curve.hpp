@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bandwidth against bytes in flight per SM (seed 003's cp.async / TMA curves):
 // the sweep the asynchronous-copy probes share, its plateau (re-measured under

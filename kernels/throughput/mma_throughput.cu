@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tensor-core throughput of mma.sync: for each instruction, the full sweep of
 // warps per SM x ILP of seed 001 (Sun et al., Tables 3-7, Fig. 6), kept in the
 // run record as a matrix of FLOP (or op) per clock per SM; the verdict is on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bandwidth of the SM's on-chip memories: shared-memory 128-bit loads and
 // stores, ldmatrix.x4 (plain and .trans) and stmatrix.x4 (all SMs), and L1
 // hits (one SM), as a fraction of the cited bytes per clock per SM (peak

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host <-> device copy bandwidth over PCIe with pinned host memory, as a
 // fraction of the link's raw rate read from sysfs (common/pcie_link.hpp; gen 6
 // has no model there and skips). The

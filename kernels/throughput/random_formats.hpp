@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Random operand registers in the tensor cores' input formats, for the
 // throughput probes (mma_throughput.cu, wgmma_throughput.cu): random signs and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The accesses of the streaming kernels: an element of 4, 8 or 16 bytes, a
 // load or store with a PTX cache operator, and one step of a read, write,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streaming bandwidth of device memory (HBM/GDDR) and L2: read, write, copy
 // and triad, and the cache operators of ld/st, from one generic kernel per
 // grid shape, parametrised by the access pattern, the PTX cache operator, the

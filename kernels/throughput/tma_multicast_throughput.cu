@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TMA multicast (sm_90 cp.async.bulk ... .multicast::cluster) in clusters of
 // 2 and 4: each chunk of a device-memory buffer is read once and delivered to
 // the shared memory of every CTA of a cluster. Every CTA issues its 1/C slice

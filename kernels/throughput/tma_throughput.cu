@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device-memory bandwidth through the TMA unit (cp.async.bulk, the 1-D bulk
 // copy global -> shared completed on an mbarrier; sm_90) against the bytes in
 // flight per SM, as seed 003's TMA curves: one CTA per SM whose thread 0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // wgmma (sm_90a) throughput: one SM (the per-clock rate of one SM's tensor
 // cores) and all SMs, random operands, as a fraction of the peak entry of the
 // type x SMs x the measured SM clock. The all-SM probes also time the same

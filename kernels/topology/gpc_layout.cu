@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GPC / TPC / SM map of the board in hand, found the way seed 003 (Chen and
 // Patel 2026, "Clusters, GPCs, and Floorsweeping") finds it: the CTAs of one
 // thread-block cluster always run inside one GPC, so launching clusters and reading

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The board's layout as the cluster probes find it (gpc_layout.cu), measured once per
 // device and process and shared by every probe that needs it (the L2 matrix checks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SM-to-L2 latency matrix (seed 003's SM <-> L2 heat map, on this suite's own
 // near/far machinery): for every SM, the first-touch latency to lines homed in L2
 // partition A (SM 0's) and to lines homed in partition B.

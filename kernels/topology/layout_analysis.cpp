@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "topology/layout_analysis.hpp"
 
 #include <fmt/format.h>

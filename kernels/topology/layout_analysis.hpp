@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Host-side analysis behind the topology and parallel families (no CUDA, unit-tested
 // in tests/unit/topology_analysis_test.cpp): SMs grouped into GPCs from where the

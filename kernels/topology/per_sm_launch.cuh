@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One block per SM, the way the topology and parallel probes pin work to SMs: a
 // dynamic shared-memory reservation of more than half an SM's shared memory caps

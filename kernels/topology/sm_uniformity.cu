@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-SM uniformity: the same work measured on every SM separately, each SM judged
 // against the board's own median (per_sm.hpp names the outliers). A whole-GPU test
 // averages an 11% slow SM away; these do not.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element types and the variant-name grammar of vector files (element_type.hpp).
 #include "gpuconform/numerics/element_type.hpp"
 

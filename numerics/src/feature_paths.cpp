@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The judging half of the numeric.feature.* probes (feature_paths.hpp).
 #include "gpuconform/numerics/feature_paths.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpuconform/numerics/mma_variant.hpp"
 
 #include <fmt/format.h>

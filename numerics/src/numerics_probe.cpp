@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform probe numerics` (numerics_probe.hpp): open the GPU (or take an architecture's
 // models), survey every matching MMA path on it one after another, fit each path's records
 // on a pool of workers (writing the vector files the entries cite), then write the entries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vector-file reader and writer (vector_file.hpp). Text is read line by line from a byte
 // source (xz_stream.hpp: a plain file, a memory buffer or an xz stream), so a 100 MB golden
 // file never sits in memory whole. Every check on the text names the file and line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte streams under the vector-file reader and writer (xz_stream.hpp): a plain file, a
 // memory buffer, or either decompressed as an xz stream (liblzma); a file written plain or
 // xz-compressed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fast block-FMA model: numerics.md §2 in 64-bit integers. A product's significand
 // P = sa*sb has fa+fb fraction bits below its split exponent ea+eb; aligning it to the
 // block's last kept bit 2^(E-F) is P << (F - fa - fb) >> (E - ea - eb), and the right shift

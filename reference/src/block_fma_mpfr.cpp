@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The block-FMA model again, on MPFR values rather than bits: the check on block_fma.cpp.
 // It shares no code with it. Exponents come from MPFR's own exponent of each value, the
 // alignment is trunc(p / 2^(E-F)) * 2^(E-F) on the product's value (the significand/

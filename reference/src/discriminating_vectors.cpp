@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Turning §3's vectors, written as values, into codes of a model's formats.
 #include "gpuconform/reference/discriminating_vectors.hpp"
 

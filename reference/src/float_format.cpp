@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decode and round-to-format, written once for every FloatFormat. Integer-only, so the
 // block-FMA model can call it per output element. Checked code-by-code and on random
 // values against the MPFR path in mpfr_format.cpp (tests/unit/reference/).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The function table and the enclosure loop of math_oracle.hpp.
 #include "gpuconform/reference/math_oracle.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parameter search of model_fit.hpp. A parameter is a name and a list of value labels;
 // apply() writes a label into a TensorCoreModel and parameter_value() reads it back, so
 // the search itself knows nothing of what the parameters mean.

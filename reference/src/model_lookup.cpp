@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding a model: by id, or from the (arch, variant) pair a vector file or a GPU probe
 // has. Variant names are docs/vector-files.md's `<instruction>_<shape>_<D type>_<A/B type>`.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The named tensor-core models: one row per architecture x instruction x D type x A/B
 // type, each with its source in docs/numerics.md §1. The arithmetic is block_fma.cpp;
 // this file is only data. To add a row, append one line to kRows; e_zero comes from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Format values and rounding by MPFR. The rounding works on values, not bits: scale x to
 // the format's quantum, let MPFR round to an integer in the requested direction, then
 // compare against max finite. float_format.cpp does the same job with shifts and a sticky

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // IEEE operations by round-to-odd: MPFR computes the result toward zero at p bits and
 // ORs "inexact" into the last bit. With p >= t + 2 (t = the format's precision, less for
 // subnormals) one more rounding to the format is then correct in every direction, with no

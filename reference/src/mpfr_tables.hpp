@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to dot_mpfr(): MPFR values memoised per code. The random agreement tests call
 // dot_mpfr() 10^6 times per model, and decoding operands and multiplying them dominated
 // that time. The values are still MPFR's: each entry is built once by

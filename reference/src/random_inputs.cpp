@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Operand generator. Codes are assembled from fields, so every class reaches exactly the
 // binades it names, whatever the format (fp16 to e2m1).
 #include "gpuconform/reference/random_inputs.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal to the discriminating vectors: a family writes its vectors as values (doubles)
 // and VectorSink turns them into codes of the model's formats, dropping any vector with an
 // operand the format cannot hold exactly, or longer than the shape allows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // §3 vectors about alignment: how many bits below the block exponent survive (F) and
 // that they are cut by truncation. Each expected value is the published one where
 // numerics.md gives it, otherwise worked out from §2 in the comment above it.

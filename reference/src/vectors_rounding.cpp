@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // §3 vectors about the one rounding per block: its direction (RZ for fp32, RNE for fp16),
 // the carry bits of the sum, and the non-monotonicity that alignment causes.
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // §3 "specials and subnormals": the NaN and inf rules ([M] special_values.py, [K]
 // ExceptionalCasesTest.m, [F]), overflow, subnormal inputs and C, and the sign of zero.
 // The overflow-to-inf and +0 rules are what both published models do; numerics.md §7 asks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // §3 vectors about the block structure: how many products fuse (L), in which order the
 // blocks chain, and the exponent zero terms bring (e_zero).
 #include <algorithm>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What can be checked of contrib/docker/Dockerfile without docker: a build stage on the
 CUDA devel image, a run stage on a non-devel image that copies only from the build stage,
 apt lists removed in each stage that installs, an ENTRYPOINT, and every flag in its

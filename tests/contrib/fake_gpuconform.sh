@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Stands in for `gpuconform run` in the recipe tests: records its arguments and
 # CUDA_VISIBLE_DEVICES, writes the termination log it was asked for, exits FAKE_RC.
 printf '%s\n' "$*" >"$FAKE_LOG"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The Kubernetes Job recipe (contrib/k8s/*.yaml) parses and wires gpuconform's outputs to
 Kubernetes: the termination log it writes is the path the kubelet reads, and it asks for
 a GPU. Exit 77 (skipped) where PyYAML is not installed."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The operator recipes (contrib/) against a stand-in gpuconform (fake_gpuconform.sh):
 # the NHC check and the Slurm prolog/epilog pass a healthy run, and turn a failed one into
 # NHC's die / a drained node with the first failure line; they pass the run level and the

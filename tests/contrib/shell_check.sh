@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # shell_check.sh syntax|shellcheck FILE...: `bash -n` every file, or shellcheck it (errors
 # and warnings; exit 77, skipped, where shellcheck is not installed).
 mode="$1"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fake libnvidia-ml for the unit tests of gpu_state.hpp: the entry points
 // the harness uses, with the C signatures of nvml.h, answering from
 // environment variables read at each call so one test process can stage

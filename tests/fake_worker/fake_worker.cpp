@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stand-in for `gpuconform worker` with no GPU: it speaks the runner's
 // protocol (runner_protocol.hpp) and misbehaves on demand, so the runner's
 // time limits, kills and restarts are tested on the CPU

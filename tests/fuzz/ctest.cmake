@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The fuzzers under ctest (label `fuzz`): fuzz.build configures and builds tests/fuzz with
 # clang into build/fuzz (ccache makes a rebuild cheap); then, per target, fuzz.<t>.corpus
 # replays the committed corpus and fuzz.<t> fuzzes 200,000 inputs on a copy of it (the source

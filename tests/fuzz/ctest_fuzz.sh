@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # ctest's driver for the fuzzers (tests/fuzz/ctest.cmake).
 #   build  SRC BIN                  configure + build tests/fuzz with clang into BIN
 #   replay SRC BIN TARGET MAX_LEN   run every committed corpus input once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the expectation-file parser on arbitrary bytes, through its public entry
 // point only (so it keeps working as the schema grows). Any input must end in entries and
 // diagnostics; an exception escaping, a crash, a hang or a sanitizer report is a bug, and so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the run-record reader (parse_run_record_text, what read_run_record
 // calls) on arbitrary bytes. Any input must end in records or a std::runtime_error that
 // names the file and line; another exception, a crash or a sanitizer report (e.g. a float

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Force-included into the expectation fuzzer (-include): toml++'s internal assertions stay
 // on, except two that toml++ 3.3.0 (Debian 12) states too strictly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: the vector-file reader on arbitrary bytes (plain text or xz). Any input
 // must end in records whose sizes fit their variant or in a VectorFileError ("file:line:
 // reason"); anything else (another exception, a crash, a sanitizer report) is a bug.

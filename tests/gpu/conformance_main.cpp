@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GPU conformance tests: one gtest per registered probe, judged against
 // the expectations for the GPU in hand. Registration needs no GPU (ctest
 // discovery lists the tests anywhere); on a machine without one every test

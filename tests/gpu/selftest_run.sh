@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The runner's isolation checked on a real GPU with the self-test probes
 # (kernels/selftest): a hang and an illegal address must fail with their
 # reasons, and every other probe must still get its normal verdict.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A throughput floor raised above what any GPU can reach must fail, and the
 # reason must show the peak formula with the SM clock measured during the
 # probe: `gpuconform run` on a real GPU with an overlay holding FP32 FMA to

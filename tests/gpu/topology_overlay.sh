@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 10 acceptance on a real GPU: with a doctored overlay of too-tight per-SM
 # uniformity bands (tests/fixtures/topology_tight_band.toml), a healthy board's
 # topology.uniformity.fma_rate must fail and its reason must name outlier SMs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `gpuconform report` in a real browser (issue 12's acceptance): a committed H100 evidence
 # record and the curves fixture, each rendered to HTML, checked for network references and
 # for a chart per family the record holds, and screenshotted by headless Chromium (a blank

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """png_not_blank.py FILE.png: exit 0 when the PNG decodes and shows a picture, 1 when it is
 blank (one colour, or nearly so) or not a PNG Chromium writes (8-bit RGB or RGBA). The
 standard library only: zlib for the data, the five PNG row filters undone by hand."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """report_in_browser.py GPUCONFORM RECORD OUTDIR: the acceptance check of `gpuconform report`
 (issue 12): the HTML of RECORD references nothing on a network, holds at least one chart
 per probe family present in the record, and headless Chromium renders it to a PNG that is

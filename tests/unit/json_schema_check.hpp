@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A JSON Schema (draft 2020-12) validator for the subset of keywords gpuconform's schemas
 // use (harness/schema/*.json), for the unit tests. A schema using any other keyword is

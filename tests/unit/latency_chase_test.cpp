@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host-side planning of the memory-latency probes: the pointer-chase
 // permutations must be single cycles over every slot, and the staircase
 // analysis must find plateaus and capacity edges on synthetic curves of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The latency suite as registered: the ids the issue fixes exist, the suite is
 // large enough, and every id follows the naming rule (dotted, lowercase, PTX
 // spellings), so expectation files and reports can rely on them.

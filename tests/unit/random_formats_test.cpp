@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tensor-core throughput probes time random operands, never zeros: every
 // element random_register draws is non-zero and has the promised magnitude.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Paths of the fixtures the unit tests read. The directory comes from CMake
 // (GPUCONFORM_TEST_FIXTURES_DIR), not from __FILE__: with ccache's base_dir

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The host-side analysis of the topology and parallel families (layout_analysis.hpp):
 // GPC grouping from cluster placements, TPC pairing, layout invariants, the SM-to-L2
 // split and contention-curve shapes, on synthetic placements.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One board's acceptance of the session's issues, against the committed expectations:
 #   1. `gpuconform run` of everything (standard level, default run directory) with --json, timed;
 #   2. `gpuconform run --level quick`, twice, timed (node-health-check budget: 20 s);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One more board's evidence in one call (issues 18 and 19):
 #   1. limits_batch.sh: RUNS x the throughput family with the final kernels, beside the
 #      public kernels (PEERS=1), into $OUT/limits.tgz;

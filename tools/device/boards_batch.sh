@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Evidence from one more board in one call: the throughput family (2 runs) and
 # numeric.profile.* (3 runs) recorded into run records named for
 # expectations/evidence/ (record_batch.sh), then the topology and parallel

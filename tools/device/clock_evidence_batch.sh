@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Evidence for the clock-loss entries (health.under_load.*, issue 19 item 3) on every GPU of
 # a node: RUNS x `run --filter 'health.*'` with a record per GPU; on a node of two or more
 # GPUs also RUNS x `run --filter 'topology.uniformity.*'` (the per-SM bands issue 19 found

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The committed numeric.feature.* entries against those `probe numerics --out` pinned
 (same ids, same param). Usage: compare_features.py COMMITTED.toml SURVEY.toml"""
 import re

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Probe seconds of a run record by probe group (the id's first two fields), the slowest
 probes, and every verdict other than pass. Usage: family_seconds.py RUN.jsonl"""
 import collections

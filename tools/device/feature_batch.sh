@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The numeric.feature.* probes on one GPU against the committed expectations:
 # keeps the run record, console and JUnit in $OUT/feature.tgz.
 # Usage: [FEATURE_LIMIT=150] tools/device/feature_batch.sh BUILD_DIR

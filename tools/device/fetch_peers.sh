@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Exports the few source files of the public microbenchmarks that peers_batch.sh builds on a
 # GPU node ("peers beside the suite", issue 18 item 5) into .carry/peers/, which is
 # git-ignored and travels to the node. Runs on the CPU machine; nothing of the peers enters

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One call on a GPU node for what the earlier sessions left open:
 #   1. record the probes that have no sm_90 entry yet (the L2 near/far split with its
 #      first-touch method, the FP8 mma.sync numeric probes), 10 runs each, into

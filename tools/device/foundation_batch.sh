@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One call on a GPU node: facts, SASS, record, run, doctored run, ctest.
 # Usage: tools/device/foundation_batch.sh BUILD_DIR [RUNS]
 . "$(dirname "$0")/prelude.sh" "${1:-}" log.txt

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What does nvcc turn FP8 mma.sync into on sm_90? Compiled on the GPU node
 // with `nvcc -gencode=arch=compute_90a,code=sm_90a -cubin` and disassembled
 // with cuobjdump: the SASS opcodes (QMMA vs HMMA plus conversions) decide

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden MMA vectors on a GPU node, in one call (well under 10 minutes):
 #  1. every MMA variant of the build runs in its own process (a fault in one cannot poison
 #     another's CUDA context), four at a time; each file is written only after its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gpu_spinner: keeps one GPU busy for N seconds, as the "other process" that
 // gpuconform's state watch must notice (throughput/latency failures measured
 // while it runs become warnings naming it).

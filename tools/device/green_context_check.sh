@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Self-test fault injection (issue 19, item 8; docs/selftest.md) on one GPU node, in one call:
 #   a. `ldd` of the CLI: no libcuda.so (the driver API comes through cudaGetDriverEntryPointByVersion);
 #   b. tests/gpu/selftest_run.sh green_context: the partition each worker made, the SM ids

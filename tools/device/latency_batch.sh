@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One call on a GPU node for the latency suite: device facts, `gpuconform
 # record` of every latency probe with 10 runs into expectations/sm_90.toml
 # (evidence under expectations/evidence/), the ctest `latency` label with its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 18 on one GPU node, in one call: the suite's throughput kernels beside
 # the public ones on the same board.
 #   1. device facts and `ldd` of the CLI;

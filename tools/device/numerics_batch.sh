@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 11 on a GPU node, in one call (well under 540 s):
 #   1. golden vector files of the MMA variants that have none yet (mma.sync m16n8k8 f16/bf16,
 #      m16n8k4 tf32, m16n8k16 s8, m16n8k32 u8, the sm_90 f64 m16n8k{4,8,16}, wmma f16/bf16/

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 11's remaining paths on one GPU node, in one call (well under 540 s):
 #   1. golden vector files of the wide-N float wgmma variants (f32.f16 at N = 16, 64, 256;
 #      bf16, f16.f16, tf32, e4m3, e5m2 at N = 256; A from registers at N = 256), each written

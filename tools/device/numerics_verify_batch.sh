@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 11's acceptance on one GPU node against the committed files, in one call (< 400 s):
 #   1. the numeric family of a standard run (`run --filter 'numeric.*'`), timed: target
 #      <= 60 s; per-group probe seconds and every verdict other than pass;

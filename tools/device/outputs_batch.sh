@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fleet outputs on a GPU node (issue 12, item 5): one short `gpuconform run` (the
 # latency.alu group: a few seconds) into a run directory with --json, --prom and
 # --termination-log, then the checks the CPU machine could only make with made-up results:

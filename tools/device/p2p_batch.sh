@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The GPU-to-GPU probes on a node of two or more GPUs (issue: multi-GPU node):
 #   1. node facts: every GPU (nvidia-smi), `nvidia-smi topo -m`, NVLink status and error
 #      counters, `ldd` of the CLI;

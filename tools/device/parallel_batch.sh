@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Run levels and the parallel runner on one GPU node (issue 12, items 1-2):
 #   1. `gpuconform list --level quick` for this GPU: the selection, recorded seconds, total;
 #   2. `gpuconform run --level quick` three times, timed wall-clock (the first on a cold

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Peers beside the suite (issue 18 item 5): builds public microbenchmarks from their published
 # sources and runs them on this node's GPU, so the suite's throughput probes and the best
 # public kernels are measured on the same board, in the same call. The sources are carried in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the batch scripts: the steps every GPU-node batch starts with.
 # Usage: . tools/device/prelude.sh BUILD_DIR LOG_NAME
 # Sets B (build), OUT, G (the CLI) and T (the GPU test binary); logs to $OUT/LOG_NAME.

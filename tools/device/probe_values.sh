@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Measures the probes matching each glob once (`gpuconform record --runs 1`
 # into a scratch file under $OUT, nothing committed) and prints each one's
 # value, fraction of peak, clock and notes: the quick look used while a probe

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Evidence for expectations: `gpuconform record --runs RUNS` of the probes
 # matching the globs on GPU 0, into a run record named as the evidence
 # directory wants it (sm_XX-<PCI id>-<date>-<TAG>-gpu-<UUID prefix>.jsonl), so

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `gpuconform report` on real curves and matrices (issue 12, item 4): the committed evidence
 # holds no Series or Matrix yet, so this batch runs the probes that keep them on one GPU and
 # renders the report there:

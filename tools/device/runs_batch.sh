@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Repeated full runs of the suite on one GPU node, for cross-board evidence and
 # for the "N consecutive runs, 0 failures" acceptance of a release:
 #   1. device facts (nvidia-smi), and `ldd` of the CLI: a shared library the node lacks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which shape of an all-SM shared-memory load loop reaches 128 B/clk/SM on
 // this GPU? An investigation tool, not a probe: compiled and run on the GPU
 // node (`nvcc -O3 -std=c++17 -arch=sm_90a -o /tmp/shv tools/device/shared_variants.cu

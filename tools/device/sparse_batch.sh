@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 11 item 3, the 2:4 sparse mma.sp paths, on a GPU node in one call (well under 300 s):
 #   1. golden vector files of every mmasp_* variant (kernels/numeric/mma_sp.cu), each written
 #      only after its fragment-layout self-test passed: integer-valued instances whose chunks

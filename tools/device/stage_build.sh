@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Copies a build tree without object files (binaries, ctest files, discovery
 # lists) into .carry/<dir>, to be carried to a GPU node at the same path.
 # The unit-test binary stays behind (unit tests run on the CPU machine); with

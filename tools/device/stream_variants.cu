@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which shape of streaming kernel gets closest to the limit on this GPU? An
 // investigation tool, not a probe (issue 18): it measures the alternatives for
 // kernels/throughput/stream_throughput.cu, whose shapes are switched in one

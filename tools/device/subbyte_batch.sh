@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 11 item 3, the sub-byte integer MMA paths, on a GPU node in one call (< 300 s):
 #   1. golden vector files of mma.sync s4/u4 (m8n8k32, m16n8k32, m16n8k64, and m16n8k64 s4
 #      .satfinite) and b1 (m8n8k128, m16n8k128, m16n8k256, each .xor.popc and .and.popc), and

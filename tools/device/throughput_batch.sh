@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The throughput family on one GPU node, first time:
 #   1. device facts (nvidia-smi clocks, power, PCIe link);
 #   2. `gpuconform record --probe 'throughput.*' --runs 3` into a scratch

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The topology and parallel families (issue 10) on one GPU node:
 #   a. `gpuconform record --probe 'topology.*' 'parallel.*' --runs 3` into a scratch
 #      expectation file, with its run record (the evidence for the measured entries);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One call on a GPU node for the trust checks of a release (issue 9's acceptance):
 #   1. device facts, `ldd` of the CLI, `gpuconform --version`;
 #   2. (with EXTRAS=1) the self-test probes under a 5 s limit next to real probes, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An unseen board judged in one call (issue 19's "no false failure"): the fault-injection
 # modes (green_context_check.sh, GREEN=0 to skip), the node-health checks, QUICK timed
 # `--level quick` runs and RUNS standard runs, each with a run record; $OUT/validate.tgz.

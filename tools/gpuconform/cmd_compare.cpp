@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform compare`: what moved between two run records, board by board (before and
 // after a driver or toolkit upgrade, two suite versions), or with --fleet which boards
 // of a fleet stand apart from the others. No GPU needed. Exit 0 nothing moved, 1

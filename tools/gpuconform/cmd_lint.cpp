@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform lint`: validate expectation files against the schema and the
 // probe registry without touching a GPU.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform list`: the resolved expectations for an architecture (and SKU)
 // with their provenance, as a table or JSON. Needs no GPU.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform mathref FUNC HEX...`: the correctly rounded binary32/binary64 result of a C
 // math function for the given inputs, and the exact value to 40 digits, from MPFR
 // (reference/math_oracle.hpp). A CPU verb for investigating a GPU's math library: compare

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform probe numerics`: investigate the tensor-core arithmetic of a live GPU. The
 // pipeline is the numerics library's (gpuconform/numerics/numerics_probe.hpp: survey every
 // MMA path, fit the block-FMA model, write numeric.feature.* entries with --out); this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform record`: measure this GPU and write (or extend) an expectation
 // file whose every entry cites the run record line it came from.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform report RUN.jsonl [--baseline OTHER.jsonl] --html FILE | --md FILE`: one
 // self-contained file that shows what a run record holds (harness/report/include/gpuconform/report.hpp).
 // No GPU needed. Exit 0 written, 2 unusable input or an unwritable output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform resources`: write CTest's resource-spec file for this machine's GPUs, so
 // `ctest --resource-spec-file FILE -j N` runs one GPU test group per GPU at a time
 // (harness ctest_resources.hpp has the format and the groups' side).

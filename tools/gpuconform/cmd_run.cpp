@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform run`: the conformance suite on the local GPUs. A thin front end
 // over the runner (harness runner.hpp): it selects probes, checks arguments
 // before touching a GPU, prints progress, and turns the results into the exit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform vectors`: golden MMA vector files (docs/vector-files.md).
 //   list      the MMA variants of this build (vector-file name, PTX, what the GPU needs)
 //   generate  run every variant on the GPU and write one xz file each (kernels/numeric)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform worker`: hidden; the process the runner starts to touch a GPU
 // (harness runner.hpp). Not for people: it reports on a pipe, not the terminal.
 #include "commands.hpp"

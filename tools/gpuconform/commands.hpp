@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The gpuconform subcommands. Each registers its options on the app and
 // returns the process exit code when run: 0 success, 1 a failed check,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Human-readable output of the CLI: the device header and the end of a run.
 #include <string>

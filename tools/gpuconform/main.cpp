@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // gpuconform: command-line front end. Parsing only; the work is in harness/.
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What `gpuconform run` shows while the GPUs run at once. On a terminal: one status
 // line per GPU (progress, the probe running, elapsed and ETA, failures so far),

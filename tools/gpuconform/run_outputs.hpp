@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where `gpuconform run` writes, and what it writes for machines once it is done:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The expectation types' methods (expectation_types.hpp), the expectations
 // directory and the small text helpers (globs, "did you mean") every reader and
 // the CLI share. Loading the files for a device is expectation_set.cpp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict parser and per-process cache of the per-architecture peak tables.
 #include "gpuconform/peaks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sampling decisions of the throughput measurement policy (sampling.hpp):
 // pure functions of the samples, so the CPU tests pin them down.
 #include "gpuconform/sampling.hpp"

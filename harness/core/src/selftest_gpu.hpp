@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kernels of self-test fault injection and the HBM thief's thread (selftest_thief.cu),
 // for selftest_green_context.cpp. Runtime API only: whichever context is current to the

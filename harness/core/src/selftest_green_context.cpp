@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-test fault injection, the green contexts (selftest_injection.hpp). Driver API through
 // cudaGetDriverEntryPointByVersion: the suite links no libcuda.so (the GPU nodes run the
 // binaries built elsewhere, and a new shared library would break every run); <cuda.h> gives

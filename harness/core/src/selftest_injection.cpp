@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-test fault injection, the CPU side: the variables, the partition arithmetic, the
 // messages and the marks a run with injection leaves (selftest_injection.hpp).
 #include "gpuconform/selftest_injection.hpp"

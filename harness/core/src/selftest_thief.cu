@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-test fault injection, the kernels: where a context's blocks run (%smid), and the HBM
 // thief that streams a large buffer on its own SMs while the probes measure (selftest_gpu.hpp).
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The text and record form of what disturbed a measurement (test_result.hpp).
 #include "gpuconform/test_result.hpp"
 

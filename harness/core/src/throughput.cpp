@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // measure_throughput: event timing, the SM clock during the work, and the
 // peak derived from the architecture's peak table (throughput.hpp).
 #include "gpuconform/throughput.hpp"

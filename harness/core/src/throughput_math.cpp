@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The arithmetic of throughput verdicts: derived peaks, the in-kernel clock
 // and the convergence point of a sweep. No CUDA here, so all of it is unit-tested.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A scanner that knows just enough TOML to tell strings and comments from the rest
 // (toml_guard.hpp says why), and where a string can start from where toml++ reads on through
 // a bad token. An unterminated string ends at its line, as toml++ reports it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The strict TOML reader the data-file parsers share (toml_reader.hpp).
 #include "gpuconform/toml_reader.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The band policy's arithmetic for one entry (band_derivation.hpp).
 #include "band_derivation.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The band policy's arithmetic for one entry (record_writer.hpp states the rule): the
 // scale sigma, the measurement's uncertainty u, and the drift and fail limits of a band,

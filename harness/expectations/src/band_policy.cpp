@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict parser of the band policy file (band_policy.hpp) and the lookups `record --from`
 // makes in it. The statistics the policy is applied with live in board_spread.cpp.
 #include "gpuconform/band_policy.hpp"

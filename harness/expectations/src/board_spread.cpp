@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Robust per-board statistics of the band policy (board_spread.hpp).
 #include "gpuconform/board_spread.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The evidence a derivation may use (evidence_pool.hpp).
 #include "gpuconform/evidence_pool.hpp"
 

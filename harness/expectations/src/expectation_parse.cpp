@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Strict parser for one expectation file. Every problem becomes a Diagnostic
 // with file:line:col and, where it helps, the allowed values or the closest
 // known name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Resolution of the expectation files for one device: the architecture file,
 // the SKU overlay, then the user overlays (expectation.hpp).
 #include <fmt/format.h>

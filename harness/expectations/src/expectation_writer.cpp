@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expectation files are written line by line in a fixed, readable key order; each
 // `key = value` pair is formatted by toml++ (a one-key table through toml_formatter), so
 // the escaping is toml++'s and the file always parses. Numbers are printed with fmt's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Derivation of one expectation entry from the runs of one or more boards, following the
 // band policy (band_policy.hpp; docs/band-policy.md). The band arithmetic is in
 // band_derivation.cpp.

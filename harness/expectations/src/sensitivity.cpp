@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sensitivity of expectation entries (sensitivity.hpp): how far a healthy measurement must
 // move, in the bad direction, before `judge` (verdict.cpp) warns and fails.
 #include "gpuconform/sensitivity.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clocks under load as measurements (clock_health.hpp): the arithmetic and the NVML
 // readings, without a GPU kernel, so the unit tests judge them with the fake NVML.
 #include "gpuconform/clock_health.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which verdicts a disturbed measurement changes (gpu_state.hpp).
 #include <fmt/format.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lists the other compute processes on a GPU through NVML.
 #include "gpu_processes.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The compute processes NVML lists on a GPU, less this suite's own: shared by
 // the state snapshot and the per-probe watch.

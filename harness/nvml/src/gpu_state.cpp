@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A snapshot of one GPU's state through NVML (gpu_state.hpp), and the
 // clock-event names and rules that the watch shares.
 #include "gpuconform/gpu_state.hpp"

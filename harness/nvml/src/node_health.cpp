@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Node health checks through NVML (node_health.hpp): one table row per check,
 // one reader per row. Each reader asks NVML for what it judges and returns the
 // value, the problem in words when the invariant is broken, and notes; a missing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NVLink link state, rates and error counters through NVML (nvlink_state.hpp).
 // Every NVML call may fail on its own (an older driver, a GPU or VM without
 // NVLink, a counter a generation dropped): each failure leaves its value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loads NVML with dlopen and looks up the entry points of nvml_loader.hpp.
 #include "nvml_loader.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // NVML loaded at run time, private to the harness. The build machine has no
 // nvml.h, so the few entry points the suite uses are declared here by hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StateWatch: what disturbed one probe's measurement, seen by polling NVML
 // from a background thread while the probe runs (gpu_state.hpp).
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The throttle policy file (throttle_policy.hpp).
 #include "gpuconform/throttle_policy.hpp"
 

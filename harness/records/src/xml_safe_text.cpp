@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // XML 1.0 allows only #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
 // (section 2.2). pugixml escapes markup but writes any other byte as given, and one stray
 // ESC from a terminal-coloured error message makes the whole report unreadable to a CI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The HTML report: one file, inline CSS and SVG, no script, no font or image from
 // anywhere (a node's report must open on an air-gapped laptop and leak nothing).
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Markdown report: the same sections as the HTML one, as tables (curves and maps as
 // their numbers), for a pull request, a ticket or a terminal.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a run record for `gpuconform report`: every test line with what drawing needs
 // (bands, curves, matrices, staircases), beyond what run_record_reader.cpp keeps for
 // `compare` and `record --from`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which sections a report has, and why one is absent: shared by the HTML and Markdown
 // writers, so both say the same about the same record.
 #include <fmt/format.h>

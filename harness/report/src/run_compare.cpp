@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpuconform/run_compare.hpp"
 
 #include <fmt/format.h>

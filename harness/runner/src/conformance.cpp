@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpuconform/throttle_policy.hpp"
 #include "gpuconform/conformance.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpuconform/ctest_resources.hpp"
 
 #include <nlohmann/json.hpp>

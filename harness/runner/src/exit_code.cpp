@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpuconform/exit_code.hpp"
 
 namespace gpuconform {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpuconform/gpu_lock.hpp"
 
 #include <fcntl.h>

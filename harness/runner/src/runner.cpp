@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One GPU's run: open it in a worker, snapshot its state, run the probes
 // through supervised workers, write every verdict as soon as it exists.
 #include "gpuconform/runner.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The process layer of the runner: starts workers, enforces time limits,
 // replaces workers that hung, died or lost their CUDA context.
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The worker side of the runner: the only process that touches the GPU. It
 // runs the probes it was given in order and reports each on the pipe
 // (runner_protocol.hpp). After each probe it checks the CUDA context: a

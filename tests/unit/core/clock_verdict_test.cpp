@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `at_max_clock` (expectation.hpp): a fraction_of_peak entry whose min_fraction holds at
 // the board's maximum SM clock too. Parsed as strictly as the other fields; judged so that a
 // board stuck at a lower clock fails an entry it would pass per measured clock, with a

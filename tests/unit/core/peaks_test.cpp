@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The peak tables (peaks.hpp) and the throughput arithmetic (throughput.hpp):
 // strict parsing with file:line errors, the derived peak and its formula, the
 // in-kernel clock, and the convergence point of a warps x ILP sweep.

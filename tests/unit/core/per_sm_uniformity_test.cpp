@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Per-SM uniformity judging (per_sm.hpp, verdict.cpp) on synthetic per-SM data: a
 // healthy board passes its band, an 11% slow SM fails it and is named, and a doctored
 // too-tight band names the SMs a healthy board's ordinary spread puts outside it (the

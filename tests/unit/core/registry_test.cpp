@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry is the test list: ids must be stable, well-formed and unique,
 // and map to distinct gtest names.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The throughput measurement policy's decisions (sampling.hpp): the median's
 // confidence interval, warm-up agreement and the stopping rule.
 #include "gpuconform/sampling.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SASS helper: parsing cuobjdump listings, the timed region between two
 // clock reads, opcode histograms and the expectation check. The listing below
 // follows cuobjdump --dump-sass's format (two architecture sections, a

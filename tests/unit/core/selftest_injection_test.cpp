@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Self-test fault injection without a GPU (docs/selftest.md): the two variables, the SM
 // partition arithmetic on the driver's groups and every refusal's message, the marks a run
 // with injection leaves (banner, record header, schema), and `record --from` refusing such a

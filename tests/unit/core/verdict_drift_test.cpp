@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Two-level verdicts: inside the drift band pass, between the drift and the fail band
 // warn ("drifted: ..." naming both bands and the provenance), outside the fail band fail;
 // for every kind that has a drift field.

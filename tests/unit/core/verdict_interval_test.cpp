@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A measurement with its own 95 % interval (throughput probes' sampling) fails only when
 // the whole interval lies outside the fail band; where only the interval reaches into it,
 // the value counts as drifted (warn at standard level, a pass with the note at quick).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Verdicts: the pass/fail boundary of every kind, and reasons that name the
 // measured value, the expected band and where the expectation came from.
 #include "gpuconform/verdict.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The band policy: its strict parser, the rules that retire runs, the robust per-board
 // statistics, and the two bands `record --from` derives with it.
 #include "gpuconform/band_policy.hpp"

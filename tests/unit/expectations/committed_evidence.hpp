@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The committed band policy and run records, read once per test binary, and the evidence a
 // derivation may use, grouped as `record --from` groups it (evidence_pool.hpp): the tests

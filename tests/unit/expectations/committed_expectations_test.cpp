@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every expectation file in the repository must lint clean against the probe
 // registry: a broken file is caught here, on a machine without a GPU.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The committed architecture file and every SKU overlay, judged against their own evidence
 // with the committed band policy (issue 19): each derived entry is what `record --from`
 // derives from the usable runs today (so a new run record or a policy change without a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The committed band policy must parse, state class numbers no smaller than the evidence
 // shows, and the committed files must follow it: every measured entry's note says where its
 // bands came from, the healthy boards the policy lists lie inside the fail bands, and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The drift fields and `seconds` are parsed as strictly as the rest: each applies to one
 // kind, and a drift band must lie inside the fail band, or the file is rejected with
 // file:line:col.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The expectation schema is strict: each kind of bad input must be rejected
 // with file:line:col and a message that says what to do.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Overlay resolution, waiver matching and the text helpers behind them.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whatever text reaches `record` (a --description, a board UUID or unit or model name from
 // a run record, a path in a source), the file it writes must parse back to the same text:
 // strings go through toml++'s formatter.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The expectation form of the numeric.feature.* tests: `kind = "exact"` with
 // `model = "param:NAME=VALUE"` (one fitted parameter) and provenance `golden:FILE` (the
 // hardware vector file the value was inferred from). Kept apart from the general parser

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inputs the fuzzers (tests/fuzz) found, each kept here so the release build (g++, NDEBUG)
 // is checked on it too; the fuzz corpora keep them for the sanitizer builds.
 #include <gtest/gtest.h>

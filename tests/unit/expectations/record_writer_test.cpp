@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `record` must derive tolerances from the measured spread, refuse what it
 // cannot vouch for, and write files the strict parser accepts.
 #include "gpuconform/record_writer.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sensitivity of expectation entries (sensitivity.hpp): the relative change from the healthy
 // centre that first warns and first fails, per kind and direction, and the family summary.
 #include "gpuconform/sensitivity.hpp"

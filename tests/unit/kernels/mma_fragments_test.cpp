@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MMA fragment layouts of the kernels' variant tables, without a GPU: every operand
 // element is held by exactly one (thread, register slot) and sits where the PTX ISA's
 // figures put it, and the layout instances would expose a wrong sub-byte layout.

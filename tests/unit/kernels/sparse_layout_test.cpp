@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mma.sp in the kernels' variant tables, without a GPU: where each metadata nibble sits in
 // the threads' metadata registers (the selector's threads, the PTX ISA's figures), that the
 // registers the launcher builds read back only under their own layout, and the launcher's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // numeric.feature.* judging on the CPU: records the sm_90 model computes stand in for the
 // GPU's, through the same instance recipe (random classes + §3 probes) and the same fit.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `vectors infer` on every committed golden file: fitted from the hardware records alone
 // (the table model only breaks ties), each variant must come back with the parameters of
 // the model `vectors check` uses, and that fit must reproduce every recorded output. This

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every committed golden vector file (expectations/golden/<arch>/*.txt.xz, hardware MMA
 // results) is checked against its architecture's model on the CPU, as `gpuconform vectors
 // check` does: this is how CI holds the reference models to real hardware without a GPU.

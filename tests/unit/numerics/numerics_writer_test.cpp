@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform probe numerics`' writer on fake fits: which parameters become
 // numeric.feature.* entries, that the file it renders passes the strict loader (the golden:
 // source included), and the model-table rows.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // numeric.profile.*'s CPU half with the sm_90 block-FMA model standing in for the GPU: the
 // Eigen<mpreal> reference is exact where double is, the element-wise profile shows the
 // paper's findings (an exact product, conversion loss only when inputs start in fp32), and

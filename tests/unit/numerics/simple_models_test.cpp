@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The non-block-FMA candidate models (numerics/src/simple_models.cpp): integer MMA and the
 // fp64 DFMA chain, including the NaN rules the H100's DMMA showed.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A fixture holding one vector file of a variant simulated by an architecture's models
 // (`vectors generate --simulate`), in a temporary directory removed after each test: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mma.sp without a GPU: the compression of A and its metadata nibbles (sparse_a.hpp), the
 // sparse instances, and the two model hypotheses a sparse file is checked and fitted against
 // (sparse_mma.hpp), on --simulate data. Where the kernels' tables put each nibble, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The numerics unit tests link the numerics library alone, so no kernel table has registered
 // a variant: a test registers the variants it simulates here, with the layout its name gives

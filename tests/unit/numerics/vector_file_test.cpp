@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vector-file reader and writer: every malformed input is a VectorFileError whose text
 // is "file:line: reason", and what the writer writes the reader reads back bit for bit.
 #include <gtest/gtest.h>

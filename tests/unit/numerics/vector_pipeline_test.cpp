@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vector pipeline without a GPU: generate -> check (-> infer) round-trips through the
 // reference or simple model (--simulate), on variants registered here with no launcher
 // (test_variants.hpp: the numerics library alone, no kernels).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The clocks under load (clock_health.hpp, kernels/health/clock_health.cu) judged without
 // a GPU: the SM clock from the launches' in-kernel clocks, the memory clock from the fake
 // NVML (tests/fake_nvml, FAKE_NVML_MEM_CLOCK_MHZ). Each failure must name both clocks.

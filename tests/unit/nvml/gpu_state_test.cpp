@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GPU state through NVML, without a GPU: NVML absent, a fake NVML that
 // reports processes and throttles (tests/fake_nvml), and the rules that turn a
 // disturbed failure into a warning.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The node health probes (kernels/health/node_health.cu, node_health.hpp) judged
 // without a GPU: the fake NVML (tests/fake_nvml) stages the healthy H100 baseline
 // (ECC on, zero counters, no remap, PCIe Gen 5 x16 current and max, no throttle,

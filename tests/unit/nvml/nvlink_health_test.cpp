@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The NVLink health probes (kernels/health/nvlink_health.cu) judged without a GPU: the
 // fake NVML (tests/fake_nvml) stages a healthy H100/H200 SXM (18 links at 26.562 GB/s),
 // a link down, a link trained slower, and a GPU that shows no link (a pass-through VM),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NVLink state through NVML, without a GPU: the fake NVML (tests/fake_nvml)
 // stages links that are up, down or slow, counters that rise, a driver without
 // the per-link counter, and no NVLink at all; NVML absent, failing or too old

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JUnit writer: well-formed XML whatever a reason holds, the device and suite identity as
 // properties, one testcase per result. JUnit.ControlCharactersInReason also writes its file
 // to $GPUCONFORM_JUNIT_OUT, which ctest's junit.python_parses hands to Python's xml.etree: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The committed JSON Schemas (harness/schema/) hold what the suite writes and what is
 // committed: generated record lines of every kind, summary.json, and every line of every
 // evidence file. And the validator used for that can fail.

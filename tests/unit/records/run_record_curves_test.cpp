@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run-record shape of curves and matrices (measurement.hpp): every axis
 // carries its name, unit and values, and a matrix's data are its rows in order.
 #include <gtest/gtest.h>

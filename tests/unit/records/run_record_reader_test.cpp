@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run records read back: schema versions (absent = 1, known, newer = a clear error), lines
 // of other record kinds skipped, hostile numbers rejected rather than converted, and the
 // provenance check of expectation sources reading the cited line as JSON.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The integer block-FMA model against its MPFR twin on 10^6 random dot products per
 // distinct parameter set (rows that differ only in arch or instruction name compute the
 // same function; each set is run under its first id, and names the others). Inputs are

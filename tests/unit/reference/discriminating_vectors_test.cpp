@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The discriminating vectors of numerics.md §3 under every model: both implementations
 // give the expected D, also when the vector is packed into an MMA instance the way the
 // GPU probe packs it. Spot checks pin the published numbers to the models numerics.md

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FloatFormat against the formats' specifications and against MPFR: every code of the
 // 8-bit and smaller formats, fp16 and bf16 (and every tf32 code) decodes to the value MPFR
 // builds from its fields and encodes back to itself.

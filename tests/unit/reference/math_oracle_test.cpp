@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The math-library reference (reference/math_oracle.hpp) against published exact results:
 // directed cases whose exact value is known to 12 bits beyond the format's last bit
 // (tests/fixtures/mathref_directed.tst says where they come from), in every rounding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The parameter fit (model_fit.hpp) on data a known model produced: random instances of
 // every class plus the §3 discriminating vectors, as the golden generator draws them. The
 // fit starts from a generic guess and gets no table model, so every parameter it returns

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The model table against numerics.md §1, written out here as literals, and the lookups
 // the GPU probes and vector files use.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MPFR IEEE oracle against this machine's own IEEE 754 arithmetic (SSE and glibc's
 // correctly rounded fma/fmaf), which supports RN, RZ, RU and RD through fesetround. RNA,
 // which x86 lacks, is checked on ties whose answer is known.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The operand generator delivers the classes it names: the agreement tests and the GPU
 // probes rely on "wide" having no inf/NaN, "subnormal" reaching subnormals, "special"
 // carrying specials, and "cancel" producing cancelling pairs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the reference unit tests (header only: the test folder's .cpp files
 // are each a test source).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // encode() (shifts and a sticky bit) against mpfr::round_to_format() (MPFR integer
 // rounding) on 10^6 random values per conversion and rounding mode: fp32 -> fp16, bf16,
 // tf32, e4m3, e5m2 and fp64 -> fp32. Values are drawn where the target is interesting:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The drawing pieces of `gpuconform report` (report_svg.hpp): escaping, number formats,
 // scales and ticks, the heat-map colours, and the SVG the charts are made of.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `gpuconform report` on records: what it reads (every test line, other record kinds
 // skipped, staircases out of the notes), what it marks on a staircase, and what the HTML
 // and Markdown hold. The fixture report_curves.jsonl holds real H100 latency.mem lines

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compare_runs: what counts as moved, and in which order it is reported; the verdict rule,
 // pairing boards, and the fleet outlier rule.
 #include "gpuconform/run_compare.hpp"

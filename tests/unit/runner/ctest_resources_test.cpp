@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CTest resource allocation: the spec JSON `gpuconform resources` writes and the device
 // a GPU test process takes from ctest's environment (ctest_resources.hpp).
 #include <gtest/gtest.h>

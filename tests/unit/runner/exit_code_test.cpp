@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The exit-code contract of `gpuconform run`, case by case (exit_code.hpp).
 #include <gtest/gtest.h>
 

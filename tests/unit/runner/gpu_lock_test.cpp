@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The per-GPU lock that keeps two ctest groups off one GPU (gpu_lock.hpp). flock locks
 // belong to an open file description, so two GpuLocks in one process contend like two
 // processes would.

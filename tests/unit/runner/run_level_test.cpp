@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Run levels (run_level.hpp): the quick rule per probe group, from the recorded seconds
 // of each entry; the merge of a long run's repeats into one verdict and a spread.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The machine-readable outputs of a run (summary.json, the termination message, the
 // Prometheus textfile, the record header) from made-up results: no GPU needed.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The live status line's arithmetic (run_progress.hpp): ETA from recorded seconds and
 // the overhead seen between verdicts; the line fits the terminal.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // All GPUs at once (run_gpus) with the fake worker (tests/fake_worker): four fake GPUs
 // run concurrently, one hangs and one crashes on the same probe, and the record still
 // holds, per GPU UUID, every verdict between two state snapshots, in whole lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runner's pipe protocol and time-limit rule (runner_protocol.hpp, runner.hpp).
 #include <gtest/gtest.h>
 

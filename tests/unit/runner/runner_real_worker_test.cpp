@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real worker (`gpuconform worker`) with every GPU hidden: it must accept
 // every argument the runner passes (worker_arguments) and report, over the
 // protocol, why it cannot open the GPU. Runs the same on a GPU machine.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runner's process layer on the CPU: a fake worker (tests/fake_worker)
 // hangs, crashes, loses its "context" or talks nonsense, and the runner must
 // fail exactly that probe with the reason and carry on with a fresh worker.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The end of a run (verdict_matrix.hpp): counts per probe group and GPU, then only the
 // lines that need reading.
 #include <gtest/gtest.h>

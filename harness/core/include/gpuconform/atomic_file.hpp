@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Writing a file that another program may read at any moment (node_exporter's textfile
 // collector, a health check): the text goes to a temporary file in the same directory,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Every CUDA runtime call goes through GC_CUDA_CHECK: a failure throws with the
 // call's text, the error name and where it happened, so the test that made the

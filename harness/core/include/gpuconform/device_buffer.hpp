@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Owning device allocation (plain cudaMalloc, never managed memory) with
 // checked copies, so probes cannot leak or forget an error code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Identity of one GPU: what the expectations are keyed on (architecture, PCI
 // device id) and what every run record carries so two runs can be compared.

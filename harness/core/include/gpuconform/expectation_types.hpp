@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The expectation types every floor of the harness shares (harness/core): an entry,
 // its waivers, one parsed file, the resolved set for one device, file:line:col

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a probe returns: named values with units, never printed by the probe
 // itself. The harness pairs it with an expectation to reach a verdict.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Peaks are data: one table per architecture (expectations/peaks/sm_XX.toml)
 // of per-SM, per-clock rates, each with a citation. A throughput probe names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Per-SM values judged against the board's own median (the topology.uniformity.*
 // probes): "SM 37 of this board is 11% slower than the other 131" is invisible to

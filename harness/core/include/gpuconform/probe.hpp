@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The probe registry: every measurement is registered once, by id, and both
 // front ends (the gtest binary and the gpuconform CLI) enumerate it. Adding a

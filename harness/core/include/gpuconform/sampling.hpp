@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one measurement policy of every throughput probe (issue 18; nvbench's
 // stopping criterion is the model):

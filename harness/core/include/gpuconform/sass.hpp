@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What actually ran: the SASS opcodes of a probe's timed region, read from
 // this executable with cuobjdump where it is installed. The PTX a probe writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Self-test fault injection (issue 19, item 8; docs/selftest.md): proof on a real GPU that the
 // suite fails a degraded board. Never on by default; two environment variables turn it on for

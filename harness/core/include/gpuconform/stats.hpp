@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Robust summaries of repeated measurements. Medians and the median absolute
 // deviation resist the occasional preempted or throttled sample that would

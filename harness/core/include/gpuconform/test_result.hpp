@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One judged test: the probe, its measurement, the expectation it met, the
 // verdict, and what disturbed the GPU while it ran. The runner makes it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The throughput harness. A probe declares its work (how many FLOP, ops or
 // bytes one launch performs, which peak-table entry they load, how many SMs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Host-side timing of device work with CUDA events, and the SM clock measured
 // on the device itself (%globaltimer against clock64): peak-per-clock times

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A guard in front of toml++ 3.3.0 (Debian 12), found by fuzzing (tests/fuzz): its
 // is_non_ascii_horizontal_whitespace() reaches __builtin_unreachable() for most code points

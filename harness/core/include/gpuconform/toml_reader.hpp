@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one strict TOML reader under every data file of the suite: expectations
 // (expectation_parse.cpp), the band policy (band_policy.cpp), the peak tables (peaks.cpp)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Pairs a measurement with its expectation. Every verdict carries one line a
 // person can act on: what was measured, what was expected, and where the

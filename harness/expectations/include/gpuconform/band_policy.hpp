@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The band policy (expectations/evidence/policy.toml): how `record --from` turns the runs
 // of several boards into a drift band and a fail band, and which runs it must not use.

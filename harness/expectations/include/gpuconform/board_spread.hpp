@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The statistics the band policy (band_policy.hpp) is applied with: per probe, each board's
 // median run, and robust summaries of those medians (median and MAD), so that one odd board

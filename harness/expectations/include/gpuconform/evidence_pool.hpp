@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The evidence a derivation may use: the test lines of run records with the time each was
 // measured, minus the runs the band policy retires ([[exclude]], [[supersede]]), grouped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Expectations are data: one TOML file per architecture (sm_XX.toml), SKU
 // overlays keyed by PCI device id (sku/0xNNNN.toml), and an optional user

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Writing expectation files. Every key and string goes through toml++'s own formatter, so
 // any text (control characters, quotes, backslashes, non-ASCII, even invalid UTF-8,

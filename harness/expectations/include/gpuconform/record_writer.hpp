@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `gpuconform record`: turns repeated measurements of a probe, on one board or several,
 // into an expectation entry with a fail band and (where the band policy gives a margin)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Sensitivity of an expectation entry: the smallest relative change of a healthy measurement,
 // in the bad direction(s), that the verdict (verdict.cpp, `judge`) no longer passes: first a

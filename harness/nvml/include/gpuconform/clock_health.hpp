@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A board's clocks under load, judged against their maximum (health.under_load.*,
 // kernels/health/clock_health.cu). Every per-clock throughput entry divides by the SM

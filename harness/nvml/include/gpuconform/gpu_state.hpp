@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The GPU's state as NVML reports it, read at run time: NVML is loaded with
 // dlopen("libnvidia-ml.so.1"), which every driver installs, so the suite needs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A node's health as NVML reports it, one check per judged probe (health.*,
 // kernels/health/node_health.cu): ECC on, no uncorrected ECC error since the

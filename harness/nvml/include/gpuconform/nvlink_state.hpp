@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A GPU's NVLink links as NVML reports them: which are up, at what rate, to
 // which peer, and the data-link error counters (replay, recovery, CRC). Read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which clock events (NVML's throttle reasons, named as gpu_state.cpp names them)
 // during a timed probe are a fault of the part rather than how it works. Data, not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // JUnit XML of one run, for CI systems that read test reports. Written through pugixml, so
 // the file is well-formed whatever a reason holds (quotes, markup, control characters,

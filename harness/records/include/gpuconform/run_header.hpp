@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The first line of every run's record: who ran what, where, on which driver and suite.
 // A record file that several runs appended to (`run --append`) holds one header per run,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Run records: one JSON object per line per test, the raw material for
 // `record` (evidence), `compare` and any later analysis.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reading run records back (the JSONL that `run` and `record` write): what `record --from`
 // derives expectations from and `compare` compares, without a GPU. The record's shape and

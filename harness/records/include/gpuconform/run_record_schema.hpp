@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The shape of a run record, one JSON object per line (gpuconform-run.jsonl, evidence files).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `gpuconform compare --fleet`: which boards of a fleet differ from the others. All
 // boards of all given records are pooled per probe; a board is an outlier when its

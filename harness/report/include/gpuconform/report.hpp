@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `gpuconform report`: one self-contained file (HTML with inline SVG and CSS, or Markdown)
 // that shows what a run record holds: verdict counts per family and GPU, each probe's

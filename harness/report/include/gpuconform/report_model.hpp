@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What both report formats show, worked out once from a RecordData: verdict counts, strip
 // rows, curve charts with their markers, heat maps and the numeric model table. The HTML

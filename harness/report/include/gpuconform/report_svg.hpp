@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The drawing pieces of `gpuconform report` (report.hpp): escaping text into HTML, axis
 // scales and ticks, the heat-map colour scale, and three chart kinds as inline SVG

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Two runs side by side (`gpuconform compare`): what moved between a baseline and a
 // candidate run record, board by board, e.g. before and after a driver or toolkit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One conformance test = one probe run on one device and judged against the
 // resolved expectation. Both front ends (gtest and the CLI) call this.

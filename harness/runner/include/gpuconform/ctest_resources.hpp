@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // CTest resource allocation (CMake >= 3.16) for the GPU test groups: the spec file that
 // `gpuconform resources` writes, and the device a test process is given by ctest.

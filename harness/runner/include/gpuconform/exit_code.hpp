@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The exit-code contract of `gpuconform run` (and of anything that reports a
 // conformance run): a pure function of what was judged, so it is unit-tested.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An exclusive per-GPU lock for the GPU test processes. ctest's GPU groups are not
 // RUN_SERIAL (that would also stop `--resource-spec-file` from running one group per GPU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A run as Prometheus metrics in the text exposition format, for node_exporter's textfile
 // collector (`run --prom FILE`, written with write_file_atomically). Series:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Run levels of `gpuconform run --level quick|standard|long`: which probes run, how
 // often, and how the repeats of one probe become one verdict. Pure functions of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Progress of one GPU's run for the live status line (`gpuconform run` on a terminal):
 // how far it is and when it will end. Pure: time is passed in, so it is tested on the CPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a finished `gpuconform run` amounts to, for machines: summary.json (its shape:
 // harness/schema/summary.schema.json), the Kubernetes termination message and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The runner: the one place that owns a GPU's run. For one device it opens the
 // GPU in a worker process, snapshots its state (NVML) before and after, and runs

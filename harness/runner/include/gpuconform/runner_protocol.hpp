@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pipe protocol between the runner (parent) and a worker process that runs
 // probes on one GPU. The worker writes one JSON object per line, per event, on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The end of `gpuconform run`: a probe-group x GPU matrix of verdict counts, so one bad
 // board or one bad group stands out on a node of eight, then only the lines that need

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One worker process: spawned with posix_spawn (never fork: the parent may
 // have initialised CUDA, and a forked CUDA process is unusable), in a process

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The element types of MMA operands and the variant-name grammar of vector files
 // (vector_file.hpp): what a name such as mma_m16n8k16_f32_bf16 says about the instruction,

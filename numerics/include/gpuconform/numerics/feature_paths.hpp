@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The numeric.feature.<path>.<property> tests as data, and their judging: which variant
 // exercises each path, which properties a path has, and how one fitted parameter is judged

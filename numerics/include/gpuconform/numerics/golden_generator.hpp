@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Golden vectors from hardware: for every MMA variant this GPU runs, prove the fragment
 // layout on integer-valued instances, draw instances of every input class plus the

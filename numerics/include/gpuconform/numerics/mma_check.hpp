@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host half of every bit-exact MMA probe (kernels/numeric/mma_probes.hpp registers them):
 // choose the reference model, prove the fragment layout, add the literature's discriminating

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // MMA test instances as raw bit patterns, drawn directly in the operand formats (no
 // conversion loss), by class. Floating-point classes come from the reference's generator

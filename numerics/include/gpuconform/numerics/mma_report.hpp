@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bit-for-bit comparison of MMA outputs with a model, shared by the GPU probes (GPU vs
 // model) and `gpuconform vectors check` (file vs model): counts per input class and the

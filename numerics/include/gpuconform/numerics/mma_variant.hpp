@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The MMA variants this build can run, as data: each row of the tables in mma_sync.cu and
 // wgmma.cu registers one MmaVariant (vector-file name, PTX string, operand types, what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `gpuconform probe numerics` as a library function: investigate the tensor-core arithmetic
 // of a live GPU (or of an architecture's models, simulated). Every MMA path the GPU runs gets

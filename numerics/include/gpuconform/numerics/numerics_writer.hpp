@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What `gpuconform probe numerics` writes from its fits, apart from the GPU run so that it
 // is unit-tested on the CPU: numeric.feature.<path>.<property> expectation entries (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The GPU half shared by the numeric.feature.* probes and `gpuconform probe numerics`: run
 // one MMA variant on the discriminating instances a fit needs and hand back the records.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The CPU half of the numeric.profile.* probes: seed 001's numeric profiling (Sun et al.,
 // "Dissecting Tensor Cores via Microbenchmarks", §8) with matrix-level references in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Candidate models for the MMA paths that are not block-FMA and have no row in
 // reference/models.cpp: integer MMA (s8/u8/s4/u4: exact products and sum, then wrapped or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The structured-sparse A operand of mma.sp, as pure functions for host and device (PTX ISA
 // 9.7.14.6.1 "Sparse matrix storage" and 9.7.14.6.2 "Matrix fragments for multiply-accumulate

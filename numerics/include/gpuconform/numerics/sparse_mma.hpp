@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The CPU half of the mma.sp (mmasp_*) variants: drawing sparse instances, and the two
 // hypotheses a sparse golden file is checked against (sparse_a.hpp holds the compression).

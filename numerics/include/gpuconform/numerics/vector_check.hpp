@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checking vector files against models on the CPU: the logic of `gpuconform vectors check`
 // and of the unit test over expectations/golden/. For each file: read it line by line,

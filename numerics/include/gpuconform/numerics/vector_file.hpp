@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Vector files: hardware MMA results as text (docs/vector-files.md). `#` lines are
 // header or comment, then one instance per line, six fields:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `gpuconform vectors infer` and the numeric.feature.* probes: fit the tensor-core model's
 // parameters to recorded MMA results (reference/model_fit.hpp), verify the fit on every

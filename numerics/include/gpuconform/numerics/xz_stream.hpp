@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The byte streams under vector files (vector_file.hpp): what the reader's text comes from
 // (a plain file, bytes in memory, or either decompressed when it starts with the xz magic;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dot() with its operands decoded once: for callers that evaluate the same output under
 // many models (the parameter fit of model_fit.hpp), where decoding every operand on every
 // call would cost half the time. Valid for any model whose formats and input rules

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The discriminating vectors of docs/numerics.md §3: short dot products whose D[0][0]
 // exposes one parameter of the block-FMA model (F, L, output rounding, e_zero, tf32
 // truncation, specials). discriminating_vectors(m) instantiates every vector whose

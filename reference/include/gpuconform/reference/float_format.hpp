@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary floating-point formats as values: one decoder and one rounding encoder
 // serve fp64 down to e2m1. A format is its field widths, bias, what its top
 // exponent field means and whether it has subnormals (the design of ml_dtypes'

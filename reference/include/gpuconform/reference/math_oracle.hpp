@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Correctly rounded results of the C math library's functions by MPFR, the reference the
 // scalar math-library probes and `gpuconform mathref` use. A result is the exact value
 // f(x) rounded once to an IEEE format (binary32 or binary64) in any IEEE direction,

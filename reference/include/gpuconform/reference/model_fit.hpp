@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inferring the block-FMA model's parameters from recorded MMA results (the CPU half of
 // `gpuconform vectors infer` and of the numeric.feature.* probes).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The MPFR side of FloatFormat: a bit pattern's value built by MPFR from the format's
 // fields, and rounding of an MPFR value to a format by MPFR's own integer rounding.
 // Written apart from float_format.cpp so that each checks the other; dot_mpfr() and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Correctly rounded IEEE 754 arithmetic by MPFR, for the scalar conformance tests
 // (fma.rn.f32, div.rz.f64, sqrt.ru.f32, ...). Operands and results are bit patterns of an
 // IEEE format (fp32 and fp64 are the intended ones; fp16 and bf16 work too). Subnormals

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random MMA operands drawn directly as bit patterns of their formats (no conversion
 // loss), by class: the `class` field of vector files (docs/vector-files.md). The unit tests and the
 // GPU numeric probes draw from the same generator, so a CPU failure replays on the GPU.

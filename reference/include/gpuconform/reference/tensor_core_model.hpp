@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The block-FMA model of NVIDIA tensor cores (docs/numerics.md §2, after MMA-Sim's
 // t_fdpa and Khattak & Mikaitis' Generic_BFMA_TC): per block of L products, exact products,
 // alignment to the largest exponent with truncation to F fraction bits, one exact sum and
