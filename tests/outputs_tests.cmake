@@ -10,6 +10,12 @@ add_test(NAME outputs.prom_promtool_check
                  $<TARGET_FILE:gpuconform> "${CMAKE_CURRENT_BINARY_DIR}/prom_check")
 set_tests_properties(outputs.prom_promtool_check PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77)
 
+# Exit 2 says why in summary.json, the termination log and the Prometheus textfile.
+add_test(NAME outputs.exit2_reason_everywhere
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/run_error_check.sh" $<TARGET_FILE:gpuconform>
+                 "${CMAKE_CURRENT_BINARY_DIR}/run_error_check")
+set_tests_properties(outputs.exit2_reason_everywhere PROPERTIES LABELS "unit")
+
 # The recipes against a stand-in gpuconform; their shell syntax (bash -n) and shellcheck.
 add_test(NAME outputs.recipes
          COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/recipes_test.sh" "${PROJECT_SOURCE_DIR}"
@@ -19,7 +25,7 @@ set(recipe_scripts "${PROJECT_SOURCE_DIR}/contrib/nhc/gpuconform.nhc" "${PROJECT
     "${CMAKE_CURRENT_SOURCE_DIR}/contrib/recipes_test.sh" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/fake_gpuconform.sh"
     "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh"
     "${CMAKE_CURRENT_SOURCE_DIR}/package_lintian.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_docs_check.sh"
-    "${CMAKE_CURRENT_SOURCE_DIR}/list_coverage_check.sh")
+    "${CMAKE_CURRENT_SOURCE_DIR}/list_coverage_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/run_error_check.sh")
 add_test(NAME outputs.recipes_bash_syntax COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" syntax
                                                   ${recipe_scripts})
 add_test(NAME outputs.recipes_shellcheck COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" shellcheck

@@ -13,7 +13,8 @@ fi
 rm -rf "$work" && mkdir -p "$work"
 GPUCONFORM_PROM_SAMPLE="$work/sample.prom" "$unit" --gtest_filter=PrometheusTextfile.WritesTheSampleForPromtool
 status=0
-CUDA_VISIBLE_DEVICES='' "$cli" run --out-dir "$work/run" --prom "$work/cli.prom" >"$work/cli.log" 2>&1 || status=$?
+CUDA_VISIBLE_DEVICES='' "$cli" run --out-dir "$work/run" --prom "$work/cli.prom" \
+  --termination-log "$work/termination.log" >"$work/cli.log" 2>&1 || status=$?
 [[ $status -eq 2 ]] || { echo "gpuconform run without a GPU exited $status, expected 2"; cat "$work/cli.log"; exit 1; }
 for f in "$work/sample.prom" "$work/cli.prom"; do
   grep -q '^gpuconform_run_exit_code ' "$f" || { echo "$f: no gpuconform_run_exit_code"; exit 1; }

@@ -39,6 +39,8 @@ struct RunArgs {
   bool probe_timeout_given = false;
 };
 
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
 void tally(RunTally& t, const std::vector<TestResult>& results) {
   for (const TestResult& r : results) switch (r.verdict.outcome) {
       case Outcome::pass: ++t.passed; break;
@@ -48,57 +50,61 @@ void tally(RunTally& t, const std::vector<TestResult>& results) {
     }
 }
 
+// Exit 2 with its reason: printed, and kept for summary.json, the termination log and the
+// Prometheus textfile (run_error.hpp).
+int unusable(RunOutputs& outputs, const char* code, const std::string& message) {
+  fmt::print(stderr, "gpuconform run: {}\n", message);
+  outputs.set_error(RunError{code, message});
+  return kExitUnusable;
+}
+
 int run(const RunArgs& args, RunOutputs& outputs) {
   // Everything that can be checked without a GPU is checked before any CUDA call.
   const std::vector<const Probe*> probes = select_probes(args.filters);
   if (probes.empty()) {
     std::string filters;
     for (const auto& f : args.filters) filters += (filters.empty() ? "'" : " '") + f + "'";
-    fmt::print(stderr, "gpuconform run: --filter {} matches no probe; nothing was run. Probe groups: {}{}\n", filters,
-               selectable_probe_groups(), selftest_enabled() ? "" : " (self-test probes need GPUCONFORM_SELFTEST=1)");
-    return kExitUnusable;
+    // The group list goes to stderr only: the recorded reason stays one short line.
+    const int code = unusable(outputs, "no_probe_selected",
+                              fmt::format("--filter {} matches no probe; nothing was run", filters));
+    fmt::print(stderr, "Probe groups: {}{}\n", selectable_probe_groups(),
+               selftest_enabled() ? "" : " (self-test probes need GPUCONFORM_SELFTEST=1)");
+    return code;
   }
   std::optional<RunLevel> level = parse_level(args.level);
-  if (!level) {
-    fmt::print(stderr, "gpuconform run: --level must be quick, standard or long (not '{}')\n", args.level);
-    return kExitUnusable;
-  }
+  if (!level)
+    return unusable(outputs, "bad_argument",
+                    fmt::format("--level must be quick, standard or long (not '{}')", args.level));
   if (args.quick) level = RunLevel::quick;
-  if (args.repeats_given && *level != RunLevel::long_run) {
-    fmt::print(stderr, "gpuconform run: --repeats applies to --level long only\n");
-    return kExitUnusable;
-  }
-  if (*level == RunLevel::long_run && args.repeats < 2) {
-    fmt::print(stderr, "gpuconform run: --repeats must be 2 or more (a spread needs several runs)\n");
-    return kExitUnusable;
-  }
-  if (args.probe_timeout_given && !(args.probe_timeout_s > 0)) {
-    fmt::print(stderr, "gpuconform run: --probe-timeout must be a positive number of seconds\n");
-    return kExitUnusable;
-  }
+  if (args.repeats_given && *level != RunLevel::long_run)
+    return unusable(outputs, "bad_argument", "--repeats applies to --level long only");
+  if (*level == RunLevel::long_run && args.repeats < 2)
+    return unusable(outputs, "bad_argument", "--repeats must be 2 or more (a spread needs several runs)");
+  if (args.probe_timeout_given && !(args.probe_timeout_s > 0))
+    return unusable(outputs, "bad_argument", "--probe-timeout must be a positive number of seconds");
   std::vector<int> devices;
   for (int index : args.devices) {
-    if (index < 0) {
-      fmt::print(stderr, "gpuconform run: --device {} is not a GPU ordinal (0, 1, ...)\n", index);
-      return kExitUnusable;
-    }
+    if (index < 0)
+      return unusable(outputs, "bad_argument", fmt::format("--device {} is not a GPU ordinal (0, 1, ...)", index));
     if (std::find(devices.begin(), devices.end(), index) == devices.end()) devices.push_back(index);
   }
   // Counting GPUs initialises the CUDA driver but creates no context: the GPUs
   // themselves are opened only by the runner's worker processes.
   std::string why;
-  const int count = device_count(&why);
+  bool old_driver = false;
+  const int count = device_count(&why, &old_driver);
   if (count == 0) {
-    fmt::print(stderr, "gpuconform run: {}; nothing was run. Run it on a machine with an NVIDIA GPU and driver.\n",
-               why);
-    return kExitUnusable;
+    return unusable(outputs, old_driver ? "driver_too_old" : "no_gpu",
+                    fmt::format("{}; nothing was run. {}", why,
+                                old_driver ? "The driver is older than this build's CUDA runtime needs (R580 or "
+                                             "newer for CUDA 13.0)."
+                                           : "Run it on a machine with an NVIDIA GPU and driver."));
   }
   for (int index : devices)
-    if (index >= count) {
-      fmt::print(stderr, "gpuconform run: --device {} does not exist (this machine has {} GPU(s): 0..{})\n", index,
-                 count, count - 1);
-      return kExitUnusable;
-    }
+    if (index >= count)
+      return unusable(outputs, "bad_argument",
+                      fmt::format("--device {} does not exist (this machine has {} GPU(s): 0..{})", index, count,
+                                  count - 1));
   if (devices.empty())
     for (int i = 0; i < count; ++i) devices.push_back(i);
 
@@ -116,9 +122,9 @@ int run(const RunArgs& args, RunOutputs& outputs) {
   try {
     opened = open_gpus(devices, probes, config);
   } catch (const ExpectationError& err) {
-    fmt::print(stderr, "{}\ngpuconform run: invalid expectation file(s); fix them (`gpuconform lint`) and rerun\n",
-               err.what());
-    return kExitUnusable;
+    fmt::print(stderr, "{}\n", err.what());
+    return unusable(outputs, "invalid_expectations",
+                    fmt::format("invalid expectation file(s): {}", first_line(err.what())));
   }
   for (const OpenedGpu& g : opened) {
     if (!g.device) {

@@ -50,6 +50,8 @@ class RunOutputs {
   std::string junit_path(int index, bool several_gpus) const;
   // One GPU's results, after its JUnit file (junit_file, "" if none) was written.
   void add(GpuRun gpu, const std::string& junit_file);
+  // Why the run could not run (exit 2): goes into every output finish() writes.
+  void set_error(RunError error) { outcome_.error = std::move(error); }
   // Writes summary.json, the textfile, the termination log and (--json) stdout; returns
   // the run's exit code, or 2 when one of those files could not be written.
   int finish(int exit_code);

@@ -56,13 +56,25 @@ std::string DeviceInfo::sku() const {
   return pci_device_id ? fmt::format("0x{:04x}", pci_device_id) : std::string();
 }
 
-int device_count(std::string* why) {
+int device_count(std::string* why, bool* driver_too_old) {
   int count = 0;
+  if (driver_too_old) *driver_too_old = false;
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {
+    // cudart answers InsufficientDriver both without a driver and with one older than it
+    // needs; the driver's own version (0 without a driver) tells them apart.
+    int driver = 0, runtime = 0;
+    const bool has_driver = cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0;
+    cudaRuntimeGetVersion(&runtime);
+    const bool too_old = status == cudaErrorInsufficientDriver && has_driver && driver < runtime;
+    if (driver_too_old) *driver_too_old = too_old;
     if (why)
-      *why = fmt::format("no usable CUDA device ({}: {})", cudaGetErrorName(status),
-                         cudaGetErrorString(status));
+      *why = too_old ? fmt::format("no usable CUDA device ({}: the driver supports CUDA {}.{}, this build's runtime "
+                                   "needs {}.{})",
+                                   cudaGetErrorName(status), driver / 1000, driver % 1000 / 10, runtime / 1000,
+                                   runtime % 1000 / 10)
+                     : fmt::format("no usable CUDA device ({}: {})", cudaGetErrorName(status),
+                                   cudaGetErrorString(status));
     cudaGetLastError();  // clear the sticky status so later calls report their own
     return 0;
   }

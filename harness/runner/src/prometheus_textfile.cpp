@@ -57,6 +57,12 @@ std::string prometheus_textfile(const RunOutcome& o) {
   family(out, "gpuconform_run_exit_code", "gauge",
          "Exit code of the last gpuconform run: 0 ok, 1 failed, 2 could not run, 77 nothing judged.");
   out += fmt::format("gpuconform_run_exit_code {}\n", o.exit_code);
+  if (o.error) {
+    family(out, "gpuconform_run_error_info", "gauge",
+           "Why the last gpuconform run could not run (exit 2): its error code and severity (value 1).");
+    const RunErrorClass& c = run_error_class(o.error->code);
+    out += fmt::format("gpuconform_run_error_info{{code=\"{}\",severity=\"{}\"}} 1\n", c.code, c.severity);
+  }
   family(out, "gpuconform_tests", "gauge", "Tests of the last gpuconform run per verdict, all GPUs.");
   for (const auto& [verdict, n] : summary.at("totals").items())
     out += fmt::format("gpuconform_tests{{verdict=\"{}\"}} {}\n", verdict, n.get<int>());

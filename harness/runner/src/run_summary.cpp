@@ -99,7 +99,7 @@ json run_summary_json(const RunOutcome& o) {
     return rank(a) < rank(b);
   });
   const double wall = std::chrono::duration<double>(o.finished - o.started).count();
-  return {{"schema_version", kRunSummarySchemaVersion},
+  json summary = {{"schema_version", kRunSummarySchemaVersion},
           {"run_id", o.run.run_id},
           {"host", o.run.host},
           {"command_line", o.run.command_line},
@@ -115,6 +115,12 @@ json run_summary_json(const RunOutcome& o) {
           {"gpus_unopened", unopened},
           {"gpus", gpus},
           {"non_pass", non_pass}};
+  if (o.error) {
+    const RunErrorClass& c = run_error_class(o.error->code);
+    summary["error"] = {{"code", c.code}, {"severity", c.severity}, {"message", o.error->message},
+                        {"next_step", c.next_step}};
+  }
+  return summary;
 }
 
 std::string termination_message(const RunOutcome& o, std::size_t max_bytes) {
@@ -126,6 +132,15 @@ std::string termination_message(const RunOutcome& o, std::size_t max_bytes) {
       t.at("fail").get<int>(), t.at("skip").get<int>(), o.gpus.size(),
       s.at("gpus_unopened").get<int>() ? fmt::format(", {} not opened", s.at("gpus_unopened").get<int>()) : "",
       o.run.run_id);
+  if (o.error) {  // line 2, whole (up to a quarter of the log): the one reason a run that could not run has
+    const RunErrorClass& c = run_error_class(o.error->code);
+    std::string line = fmt::format("error {} ({}): {}; next step: {}", c.code, c.severity, o.error->message,
+                                   c.next_step);
+    for (char& ch : line)
+      if (ch == '\n' || ch == '\r') ch = ' ';
+    if (line.size() > max_bytes / 4) line = utf8_prefix(line, max_bytes / 4 - 3) + "...";
+    out += line + "\n";
+  }
   std::vector<std::string> lines;
   for (const GpuRun& g : o.gpus)
     if (!g.open_error.empty()) lines.push_back("fail " + g.open_error);

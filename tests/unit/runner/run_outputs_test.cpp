@@ -2,6 +2,8 @@
 // The machine-readable outputs of a run (summary.json, the termination message, the
 // Prometheus textfile, the record header) from made-up results: no GPU needed.
 #include <gtest/gtest.h>
+
+#include <stdexcept>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -183,6 +185,54 @@ TEST(PrometheusTextfile, WritesTheSampleForPromtool) {
   }
   EXPECT_GT(samples, 20);
   if (!env) fs::remove(out);
+}
+
+// A run that could not start (exit 2) says why everywhere a verdict goes: summary.json's
+// "error" (code, severity, message, next step), line 2 of the termination log and the
+// Prometheus info metric, so a health framework does not drain a node on "0 pass, 0 fail".
+RunOutcome unusable_outcome() {
+  RunOutcome o;
+  o.run = {"20261126T140000Z-node17", "node17", "2026-11-26T14:00:00Z", {"gpuconform", "run"}};
+  o.started = std::chrono::system_clock::from_time_t(1795701600);
+  o.finished = o.started + std::chrono::milliseconds(300);
+  o.exit_code = 2;
+  o.error = RunError{"driver_too_old", "no usable CUDA device (the driver supports CUDA 12.4, this build's runtime needs 13.0)"};
+  return o;
+}
+
+TEST(RunError, SummaryCarriesTheCodeSeverityAndNextStep) {
+  const nlohmann::json s = run_summary_json(unusable_outcome());
+  EXPECT_EQ(s["result"], "unusable");
+  ASSERT_TRUE(s.contains("error"));
+  EXPECT_EQ(s["error"]["code"], "driver_too_old");
+  EXPECT_EQ(s["error"]["severity"], "node");
+  EXPECT_NE(s["error"]["message"].get<std::string>().find("needs 13.0"), std::string::npos);
+  EXPECT_NE(s["error"]["next_step"].get<std::string>().find("R580"), std::string::npos);
+  EXPECT_FALSE(run_summary_json(sample_outcome()).contains("error")) << "a run that ran has no error";
+}
+
+TEST(RunError, TerminationLogSaysItOnLineTwo) {
+  const std::string t = termination_message(unusable_outcome());
+  const std::size_t eol = t.find('\n');
+  ASSERT_NE(eol, std::string::npos);
+  EXPECT_EQ(t.substr(0, 21), "gpuconform unusable (");
+  EXPECT_EQ(t.substr(eol + 1, 29), "error driver_too_old (node): ") << t;
+}
+
+TEST(RunError, PrometheusHasTheErrorInfoSeries) {
+  const std::string t = prometheus_textfile(unusable_outcome());
+  EXPECT_NE(t.find("gpuconform_run_error_info{code=\"driver_too_old\",severity=\"node\"} 1\n"), std::string::npos) << t;
+  EXPECT_EQ(prometheus_textfile(sample_outcome()).find("gpuconform_run_error_info"), std::string::npos);
+}
+
+TEST(RunError, EveryCodeHasASeverityAndANextStepAndAnUnknownOneIsABug) {
+  ASSERT_GE(run_error_codes().size(), 6u);
+  for (const RunErrorClass& c : run_error_codes()) {
+    EXPECT_TRUE(std::string(c.severity) == "node" || std::string(c.severity) == "invocation") << c.code;
+    EXPECT_GT(std::string(c.next_step).size(), 10u) << c.code;
+    EXPECT_EQ(&run_error_class(c.code), &c);
+  }
+  EXPECT_THROW(run_error_class("gpu_on_fire"), std::logic_error);
 }
 
 TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {

@@ -37,8 +37,9 @@ struct DeviceInfo {
 };
 
 // Number of usable CUDA devices. When there are none, `why` says why (no
-// driver, no device, ...) in words a person can act on.
-int device_count(std::string* why = nullptr);
+// driver, no device, ...) in words a person can act on, and `driver_too_old` whether a
+// driver is installed that is older than this build's CUDA runtime needs.
+int device_count(std::string* why = nullptr, bool* driver_too_old = nullptr);
 
 // The NVIDIA kernel module's version ("580.159.04", from sysfs); "" without the driver.
 // Needs no CUDA context.

@@ -5,10 +5,12 @@
 // Prometheus textfile (prometheus_textfile.hpp) are all made from one RunOutcome.
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "gpuconform/run_header.hpp"
+#include "gpuconform/run_error.hpp"
 #include "gpuconform/run_level.hpp"  // probe_group: summary groups are run-level groups
 #include "gpuconform/runner.hpp"
 
@@ -25,6 +27,7 @@ struct RunOutcome {
   std::string record_path;               // "" when none was written
   std::vector<std::string> junit_paths;  // one per opened GPU, or one for all
   std::string summary_path;              // "" when none is written
+  std::optional<RunError> error;         // why it could not run (exit 2), run_error.hpp
 };
 
 // "ok", "failed", "unusable", "nothing_judged", or "exit N" for any other code.
@@ -36,8 +39,8 @@ std::string utc_iso(std::chrono::system_clock::time_point t);
 // and wall time, and every result that is not a pass with its reason.
 nlohmann::json run_summary_json(const RunOutcome& outcome);
 
-// The Kubernetes termination message (/dev/termination-log): one line of totals, then
-// fail/warn lines (fails first) cut to fit `max_bytes` (the kubelet keeps 4096), with
+// The Kubernetes termination message (/dev/termination-log): one line of totals, the
+// error's code, message and next step when the run could not run, then fail/warn lines (fails first) cut to fit `max_bytes` (the kubelet keeps 4096), with
 // "... N more" when some did not fit. Never longer than max_bytes.
 std::string termination_message(const RunOutcome& outcome, std::size_t max_bytes = 4096);
 
