@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "commands.hpp"
 #include "gpuconform/band_policy.hpp"
@@ -14,6 +13,7 @@
 #include "gpuconform/peaks.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/throttle_policy.hpp"
+#include "gpuconform/toml_reader.hpp"
 
 namespace gpuconform::cli {
 namespace {
@@ -41,9 +41,7 @@ std::vector<Diagnostic> lint_one(const std::string& path, std::string& ok) {
     ok = fmt::format("band policy: {} classes, {} supersede, {} exclude, {} invariants", p.classes.size(),
                      p.supersedes.size(), p.exclusions.size(), p.invariants.size());
   } else if (name == "throttle_policy.toml") {  // which clock events fail a measurement
-    std::ostringstream text;
-    text << std::ifstream(path).rdbuf();
-    const ThrottlePolicy t = parse_throttle_policy_text(text.str(), path, diags);
+    const ThrottlePolicy t = parse_throttle_policy_text(read_text_file(path).value_or(""), path, diags);
     ok = fmt::format("throttle policy: {} fault event(s)", t.faults.size());
   } else {
     const ExpectationFile f = parse_expectation_file(
