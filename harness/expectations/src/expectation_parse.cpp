@@ -15,13 +15,14 @@
 namespace gpuconform {
 namespace {
 
-const std::vector<std::string> kTopKeys = {"meta", "probe", "waiver"};
+const std::vector<std::string> kTopKeys = {"meta", "probe", "waiver", "omitted"};
 const std::vector<std::string> kMetaKeys = {"arch", "sku", "description"};
 const std::vector<std::string> kEntryKeys = {
     "kind",      "value",         "tol",       "tol_rel",   "min",       "max",
     "min_fraction", "drift_tol",  "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction",
     "model",     "unit",          "source",    "note",      "seconds",   "sass",      "at_max_clock"};
 const std::vector<std::string> kWaiverKeys = {"tests", "devices", "reason", "link"};
+const std::vector<std::string> kOmittedKeys = {"id", "source", "reason", "note"};
 
 // Which numeric/model keys each kind takes; the rest are rejected.
 const std::map<ExpectationKind, std::set<std::string>> kKindKeys = {
@@ -40,7 +41,7 @@ class Parser : TomlReader {
  public:
   Parser(std::string path, std::vector<Diagnostic>& diags, const ProbeIdCheck& known,
          const std::vector<std::string>& ids)
-      : TomlReader(std::move(path), diags), known_(known), ids_(ids) {}
+      : TomlReader(std::move(path), diags), out_(diags), known_(known), ids_(ids) {}
 
   ExpectationFile parse(std::string_view text) {
     ExpectationFile file;
@@ -58,10 +59,13 @@ class Parser : TomlReader {
         parse_probes(node, file);
       } else if (name == "waiver") {
         parse_waivers(node, file);
+      } else if (name == "omitted") {
+        parse_omitted(node, file);
       } else {
         unknown(key.source(), name, "top-level key", kTopKeys);
       }
     }
+    check_omitted(file);
     if (file.arch.empty() && file.sku.empty())
       error(root.source(), "missing [meta] with `arch = \"sm_XX\"` (or `sku = \"0xNNNN\"` in an overlay)");
     return file;
@@ -340,6 +344,67 @@ class Parser : TomlReader {
     }
   }
 
+  // [[omitted]]: a published figure this file records as not judged, and why. The id need
+  // not name a registered probe (most omissions are for probes the suite does not have).
+  void parse_omitted(const toml::node& node, ExpectationFile& file) {
+    const auto* arr = node.as_array();
+    if (!arr) {
+      error(node.source(), "'omitted' must be an array of tables ([[omitted]])");
+      return;
+    }
+    for (const toml::node& el : *arr) {
+      const auto* t = expect_table(el, "omitted");
+      if (!t) continue;
+      Omission o;
+      o.where = at(el.source());
+      const std::size_t before = diagnostic_count();
+      for (auto&& [key, value] : *t) {
+        const std::string name(key.str());
+        if (name == "id") {
+          if (auto s = get_string(value, name)) o.id = *s;
+        } else if (name == "source") {
+          if (auto s = get_string(value, name)) {
+            o.source = *s;
+            if (s->rfind("cite:", 0) != 0 || s->size() <= 5)
+              error(value.source(), fmt::format("omitted '{}': source '{}' must be \"cite:PAPER, TABLE, ROW\" (the "
+                                                "published figure that is not judged)",
+                                                o.id, *s));
+          }
+        } else if (name == "reason") {
+          if (auto s = get_string(value, name)) o.reason = *s;
+        } else if (name == "note") {
+          if (auto s = get_string(value, name)) o.note = *s;
+        } else {
+          unknown(key.source(), name, "key in [[omitted]]", kOmittedKeys);
+        }
+      }
+      for (const char* required : {"id", "source", "reason"})
+        if (!t->contains(required)) error(el.source(), fmt::format("omitted record needs '{}'", required));
+      if (t->contains("id") && o.id.empty()) error(el.source(), "omitted record has an empty 'id'");
+      if (t->contains("reason") && o.reason.empty()) error(el.source(), "omitted record has an empty 'reason'");
+      if (diagnostic_count() == before) file.omitted.push_back(std::move(o));
+    }
+  }
+
+  // An id is judged or omitted, never both, and omitted once.
+  void check_omitted(const ExpectationFile& file) {
+    std::map<std::string, const Omission*> seen;
+    for (const Omission& o : file.omitted) {
+      const auto [it, fresh] = seen.emplace(o.id, &o);
+      if (!fresh)
+        diagnostic(o.where, fmt::format("'{}' is omitted twice (first at line {})", o.id, it->second->where.line));
+    }
+    for (const Expectation& e : file.entries) {
+      const auto it = seen.find(e.probe_id);
+      if (it != seen.end())
+        diagnostic(it->second->where, fmt::format("'{}' is omitted here but is also an entry at line {}: keep one",
+                                                  e.probe_id, e.where.line));
+    }
+  }
+
+  void diagnostic(const Location& where, std::string message) { out_.push_back(Diagnostic{where, std::move(message)}); }
+
+  std::vector<Diagnostic>& out_;
   const ProbeIdCheck& known_;
   const std::vector<std::string>& ids_;
 };

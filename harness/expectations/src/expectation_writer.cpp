@@ -78,6 +78,13 @@ std::string waiver_text(const Waiver& w) {
          pair_line("reason", w.reason) + pair_line("link", w.link);
 }
 
+std::string omitted_text(const Omission& o) {
+  std::string out =
+      "\n[[omitted]]\n" + pair_line("id", o.id) + pair_line("source", o.source) + pair_line("reason", o.reason);
+  if (!o.note.empty()) out += pair_line("note", o.note);
+  return out;
+}
+
 }  // namespace
 
 std::string render_expectation_file(const ExpectationFile& file) {
@@ -90,6 +97,7 @@ std::string render_expectation_file(const ExpectationFile& file) {
   if (!file.description.empty()) out += pair_line("description", file.description);
   for (const Expectation& e : file.entries) out += entry_text(e);
   for (const Waiver& w : file.waivers) out += waiver_text(w);
+  for (const Omission& o : file.omitted) out += omitted_text(o);
   return out;
 }
 

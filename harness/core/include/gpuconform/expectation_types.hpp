@@ -77,6 +77,17 @@ struct Waiver {
   Location where;
 };
 
+// A published figure the file deliberately does not turn into an entry ([[omitted]]): the
+// row it comes from and why (no probe in the suite, a quantity the suite does not define).
+// An id may not be both an entry and omitted in one file (the parser rejects it).
+struct Omission {
+  std::string id;      // the probe id the figure would judge (need not be registered)
+  std::string source;  // "cite:PAPER, TABLE, ROW"
+  std::string reason;
+  std::string note;  // optional: the paper's figure as printed
+  Location where;
+};
+
 // One parsed file, before overlays are applied.
 struct ExpectationFile {
   std::string path;
@@ -85,6 +96,7 @@ struct ExpectationFile {
   std::string description;
   std::vector<Expectation> entries;
   std::vector<Waiver> waivers;
+  std::vector<Omission> omitted;  // [[omitted]] records: never judged, never merged
 };
 
 // Thrown by load_expectations (expectation.hpp) when any file is unreadable or invalid.
