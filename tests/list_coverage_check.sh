@@ -7,7 +7,8 @@
 #     <= registered), the recorded / no entry / unsupported totals and quick's judged/selected;
 #   - --json: per file and family, judged + recorded_only + no_entry + unsupported equals the
 #     family's registered probes, and quick judged <= selected;
-#   - sm_90 judges every latency and numeric probe, and every probe quick selects there but
+#   - sm_90 judges every latency and numeric probe (but those awaiting their first recording,
+#     listed in a tools/device/*_info_overlay.toml), and every probe quick selects there but
 #     the GPU-to-GPU ones (no p2p entry in the H100 file);
 #   - --arch narrows to one file; an unknown --arch exits 2.
 set -euo pipefail
@@ -36,9 +37,16 @@ for f in "${files[@]}"; do
 done
 
 "$bin" list --coverage --json --expectations "$dir" >"$work/coverage.json" || fail "list --coverage --json exited $?"
-python3 - "$work/coverage.json" "${#files[@]}" <<'EOF'
-import json, sys
+python3 - "$work/coverage.json" "${#files[@]}" "$dir/../tools/device" <<'EOF'
+import glob, json, os, re, sys
 d = json.load(open(sys.argv[1]))
+# Probes awaiting their first recording: the ids of the record-only overlays under
+# tools/device/ (e.g. new_probes_info_overlay.toml) may still lack an sm_90 entry.
+pending, pending_groups = {}, set()
+for path in glob.glob(os.path.join(sys.argv[3], "*_info_overlay.toml")):
+    for pid in re.findall(r'^\[probe\."([^"]+)"\]', open(path).read(), re.M):
+        pending[pid.split(".")[0]] = pending.get(pid.split(".")[0], 0) + 1
+        pending_groups.add(".".join(pid.split(".")[:2]))
 registered = d["registered"]
 assert len(d["files"]) == int(sys.argv[2]), f"{len(d['files'])} files in the JSON, {sys.argv[2]} on disk"
 for f in d["files"]:
@@ -49,9 +57,10 @@ for f in d["files"]:
     if f["file"] == "sm_90.toml":
         for fam in ("latency", "numeric"):
             c = f["families"][fam]
-            assert c["judged"] == registered[fam], f"sm_90 {fam}: {c}"
+            assert c["judged"] + pending.get(fam, 0) >= registered[fam] and c["unsupported"] == 0, f"sm_90 {fam}: {c}"
         p2p = registered["p2p"]
-        assert f["quick"]["selected"] - f["quick"]["judged"] <= p2p, f["quick"]
+        # quick picks one probe of a group without entries (its skip says why): at most one per pending group
+        assert f["quick"]["selected"] - f["quick"]["judged"] <= p2p + len(pending_groups), f["quick"]
 print("json ok:", len(d["files"]), "files,", sum(registered.values()), "probes")
 EOF
 

@@ -90,8 +90,14 @@ std::vector<unsigned long long> random_seeds(Seed kind, std::size_t n, std::uint
 // Values: fma x*a+b with a = 1/2 converges to 2b (no overflow, never zero);
 // add grows by a until rounding stops it (still an add each step); mad.lo
 // with odd factors stays odd; (x & y) ^ a, shf, popc of a neighbour and the
-// DPX max stay non-zero; ex2(-x) converges to 0.641, rsqrt to 1, sin decays
+// DPX max stay non-zero (the DPX rows: the chained value enters the add or
+// the first min/max, the neighbour the second, so no two steps can be merged;
+// __vibmax_s32 has no row: with its predicate unused ptxas emits a plain VIMNMX
+// (the latency probe's SASS), with it used a second instruction per step, so a
+// row would not time one DPX instruction); ex2(-x) converges to 0.641, rsqrt to 1, sin decays
 // slowly from [0.5, 1) and stays far above zero over one launch.
+// The table is aligned by hand, one row per instruction.
+// clang-format off
 #define GC_TPUT_ALU_TABLE(X)                                                                                           \
   X(FmaF32, "fma.rn.f32", 75, float, "f", Seed::f32_unit, 0.5f, 0.75f, 2, "fp32.fma", Record::fraction,                \
     "fma.rn.f32 %0, %0, %2, %3;")                                                                                      \
@@ -126,7 +132,20 @@ std::vector<unsigned long long> random_seeds(Seed kind, std::size_t n, std::uint
   X(Dp4aS32, "dp4a.s32.s32", 75, unsigned, "r", Seed::u32_odd, 0x01020304u, 0u, 1, "int32.dp4a", Record::min,          \
     "dp4a.s32.s32 %0, %1, %2, %0;")                                                                                    \
   X(Vimax3S32, "dpx.vimax3.s32", 90, unsigned, "r", Seed::u32_odd, 0x12345u, 0u, 1, "dpx.s32", Record::min,            \
-    "{.reg .s32 t; max.s32 t, %0, %1; max.s32 %0, t, %2;}")
+    "{.reg .s32 t; max.s32 t, %0, %1; max.s32 %0, t, %2;}")                                                          \
+  X(Vimin3S16x2, "dpx.vimin3.s16x2", 90, unsigned, "r", Seed::u32_odd, 0x7FF07FF0u, 0u, 1, "dpx.s16x2", Record::min,   \
+    "{.reg .b32 t; min.s16x2 t, %0, %1; min.s16x2 %0, t, %2;}")                                                      \
+  X(ViaddmaxS32, "dpx.viaddmax.s32", 90, unsigned, "r", Seed::u32_odd, 3u, 0u, 1, "dpx.s32", Record::min,              \
+    "{.reg .s32 t; add.s32 t, %0, %2; max.s32 %0, t, %1;}")                                                          \
+  X(ViaddminS32, "dpx.viaddmin.s32", 90, unsigned, "r", Seed::u32_odd, 3u, 0u, 1, "dpx.s32", Record::min,              \
+    "{.reg .s32 t; add.s32 t, %0, %2; min.s32 %0, t, %1;}")                                                          \
+  X(ViaddmaxS16x2, "dpx.viaddmax.s16x2", 90, unsigned, "r", Seed::u32_odd, 0x00010001u, 0u, 1, "dpx.s16x2",            \
+    Record::min, "{.reg .b32 t; add.s16x2 t, %0, %2; max.s16x2 %0, t, %1;}")                                         \
+  X(ViaddmaxReluS32, "dpx.viaddmax.relu.s32", 90, unsigned, "r", Seed::u32_odd, 3u, 0u, 1, "dpx.s32", Record::min,     \
+    "{.reg .s32 t; add.s32 t, %0, %2; max.relu.s32 %0, t, %1;}")                                                     \
+  X(VimaxReluS32, "dpx.vimax.relu.s32", 90, unsigned, "r", Seed::u32_odd, 0u, 0u, 1, "dpx.s32", Record::min,           \
+    "max.relu.s32 %0, %0, %1;")
+// clang-format on
 
 // One Op per row: step(x, y, a, b, live) runs the row's PTX. Instructions newer
 // than the device pass are compiled out (the probe's Requirements keep them
