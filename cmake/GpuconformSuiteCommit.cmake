@@ -7,7 +7,13 @@
 execute_process(COMMAND git rev-parse --short=12 HEAD WORKING_DIRECTORY "${SOURCE_DIR}"
                 OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE status)
 if(NOT status EQUAL 0 OR NOT commit)
-  set(commit "unknown")
+  # No checkout (a container build, whose .dockerignore leaves .git out): the commit the
+  # builder passed in, e.g. docker build --build-arg GPUCONFORM_COMMIT=$(git rev-parse --short=12 HEAD).
+  if(DEFINED ENV{GPUCONFORM_SUITE_COMMIT} AND NOT "$ENV{GPUCONFORM_SUITE_COMMIT}" STREQUAL "")
+    set(commit "$ENV{GPUCONFORM_SUITE_COMMIT}")
+  else()
+    set(commit "unknown")
+  endif()
 else()
   execute_process(COMMAND git diff --quiet HEAD -- WORKING_DIRECTORY "${SOURCE_DIR}" RESULT_VARIABLE dirty
                   ERROR_QUIET)

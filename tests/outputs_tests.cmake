@@ -7,7 +7,8 @@
 # promtool (Debian `prometheus`) accepts the textfile of a made-up run and of the CLI.
 add_test(NAME outputs.prom_promtool_check
          COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" $<TARGET_FILE:gpuconform_unit_tests>
-                 $<TARGET_FILE:gpuconform> "${CMAKE_CURRENT_BINARY_DIR}/prom_check")
+                 $<TARGET_FILE:gpuconform> "${CMAKE_CURRENT_BINARY_DIR}/prom_check"
+                 $<TARGET_FILE:gpuconform_fake_nvml>)
 set_tests_properties(outputs.prom_promtool_check PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77)
 
 # Exit 2 says why in summary.json, the termination log and the Prometheus textfile.
@@ -15,6 +16,17 @@ add_test(NAME outputs.exit2_reason_everywhere
          COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/run_error_check.sh" $<TARGET_FILE:gpuconform>
                  "${CMAKE_CURRENT_BINARY_DIR}/run_error_check")
 set_tests_properties(outputs.exit2_reason_everywhere PROPERTIES LABELS "unit")
+# A GPU in use by others (the fake NVML): exit 3, run error gpu_busy everywhere, --allow-busy.
+add_test(NAME outputs.gpu_busy
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/gpu_busy_check.sh" $<TARGET_FILE:gpuconform>
+                 $<TARGET_FILE:gpuconform_fake_nvml> "${CMAKE_CURRENT_BINARY_DIR}/gpu_busy_check")
+set_tests_properties(outputs.gpu_busy PROPERTIES LABELS "unit")
+
+# A container build (no .git) bakes in the commit its build argument names.
+add_test(NAME outputs.suite_commit_without_git
+         COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/suite_commit_check.sh" "${PROJECT_SOURCE_DIR}"
+                 "${CMAKE_CURRENT_BINARY_DIR}/suite_commit_check")
+set_tests_properties(outputs.suite_commit_without_git PROPERTIES LABELS "unit")
 
 # The recipes against a stand-in gpuconform; their shell syntax (bash -n) and shellcheck.
 add_test(NAME outputs.recipes
@@ -25,7 +37,9 @@ set(recipe_scripts "${PROJECT_SOURCE_DIR}/contrib/nhc/gpuconform.nhc" "${PROJECT
     "${CMAKE_CURRENT_SOURCE_DIR}/contrib/recipes_test.sh" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/fake_gpuconform.sh"
     "${CMAKE_CURRENT_SOURCE_DIR}/prom_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_check.sh"
     "${CMAKE_CURRENT_SOURCE_DIR}/package_lintian.sh" "${CMAKE_CURRENT_SOURCE_DIR}/package_docs_check.sh"
-    "${CMAKE_CURRENT_SOURCE_DIR}/list_coverage_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/run_error_check.sh")
+    "${CMAKE_CURRENT_SOURCE_DIR}/list_coverage_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/run_error_check.sh"
+    "${CMAKE_CURRENT_SOURCE_DIR}/gpu_busy_check.sh" "${CMAKE_CURRENT_SOURCE_DIR}/compare_check.sh"
+    "${CMAKE_CURRENT_SOURCE_DIR}/contrib/suite_commit_check.sh")
 add_test(NAME outputs.recipes_bash_syntax COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" syntax
                                                   ${recipe_scripts})
 add_test(NAME outputs.recipes_shellcheck COMMAND bash "${CMAKE_CURRENT_SOURCE_DIR}/contrib/shell_check.sh" shellcheck
@@ -37,7 +51,8 @@ find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_FOUND)
   add_test(NAME outputs.k8s_job_parses
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/k8s_job_test.py"
-                   "${PROJECT_SOURCE_DIR}/contrib/k8s/gpuconform-job.yaml")
+                   "${PROJECT_SOURCE_DIR}/contrib/k8s/gpuconform-job.yaml"
+                   "${PROJECT_SOURCE_DIR}/contrib/k8s/gpuconform-daemonset.yaml")
   add_test(NAME outputs.dockerfile_lint
            COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/contrib/dockerfile_lint.py"
                    "${PROJECT_SOURCE_DIR}/contrib/docker/Dockerfile" $<TARGET_FILE:gpuconform>)

@@ -29,4 +29,6 @@ PY
 }
 check no_gpu 'no_gpu|driver_too_old' node
 check no_probe no_probe_selected invocation --filter 'no.such.probe.*'
+check bad_timeout bad_argument invocation --timeout 0
+check bad_colour bad_argument invocation --color purple
 echo ok

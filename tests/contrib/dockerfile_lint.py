@@ -2,7 +2,11 @@
 """What can be checked of contrib/docker/Dockerfile without docker: a build stage on the
 CUDA devel image, a run stage on a non-devel image that copies only from the build stage,
 apt lists removed in each stage that installs, an ENTRYPOINT, and every flag in its
-`gpuconform` commands exists in the CLI's help. Usage: dockerfile_lint.py DOCKERFILE GPUCONFORM"""
+`gpuconform` commands exists in the CLI's help; the suite commit comes in as a build
+argument (GPUCONFORM_COMMIT, handed to the build as GPUCONFORM_SUITE_COMMIT and labelled on
+the image), and a .dockerignore at the build context's root keeps .git and build trees
+out. Usage: dockerfile_lint.py DOCKERFILE GPUCONFORM [DOCKERIGNORE]"""
+import os
 import re
 import subprocess
 import sys
@@ -40,6 +44,21 @@ for l in lines:
         for a in args[1:]:
             if a.startswith("--") and a not in helps[sub]:
                 problems.append(f"CMD uses {a}, which `gpuconform {sub} --help` does not list")
+# The commit: an ARG, passed to the build, and labelled on the image.
+if not any(re.match(r"ARG GPUCONFORM_COMMIT(=|$)", l) for l in lines):
+    problems.append("no ARG GPUCONFORM_COMMIT (the suite commit, baked in)")
+if not any("GPUCONFORM_SUITE_COMMIT=" in l and "${GPUCONFORM_COMMIT}" in l and "cmake" in l for l in lines):
+    problems.append("the build does not hand GPUCONFORM_COMMIT to cmake as GPUCONFORM_SUITE_COMMIT")
+if not any(l.upper().startswith("LABEL ") and "org.opencontainers.image.revision" in l for l in lines):
+    problems.append("no org.opencontainers.image.revision label")
+ignore = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(dockerfile), "..", "..", ".dockerignore")
+try:
+    patterns = {l.strip() for l in open(ignore, encoding="utf-8") if l.strip() and not l.startswith("#")}
+    for needed in (".git", "build-*"):
+        if needed not in patterns:
+            problems.append(f"{ignore} does not leave out {needed}")
+except OSError:
+    problems.append(f"no .dockerignore at {ignore}")
 for p in problems:
     print(f"{dockerfile}: {p}")
 print(f"{len(problems)} problem(s)")

@@ -4,6 +4,7 @@
 # CUDA_VISIBLE_DEVICES, writes the termination log it was asked for, exits FAKE_RC.
 printf '%s\n' "$*" >"$FAKE_LOG"
 printf 'CUDA_VISIBLE_DEVICES=%s\n' "${CUDA_VISIBLE_DEVICES-unset}" >>"$FAKE_LOG"
+printf 'CUDA_DEVICE_ORDER=%s\n' "${CUDA_DEVICE_ORDER-unset}" >>"$FAKE_LOG"
 term=""
 while (($#)); do
   case "$1" in
@@ -13,7 +14,8 @@ while (($#)); do
   shift
 done
 if [[ -n "$term" ]]; then
-  printf 'gpuconform failed (exit %s): 1 pass, 0 warn, 1 fail, 0 skip on 1 GPU(s); run x\n' "$FAKE_RC" >"$term"
+  case "${FAKE_RC:-0}" in 2) result=unusable ;; 3) result=busy ;; *) result=failed ;; esac
+  printf 'gpuconform %s (exit %s): 1 pass, 0 warn, 1 fail, 0 skip on 1 GPU(s); run x\n' "$result" "$FAKE_RC" >"$term"
   [[ -n "${FAKE_FAIL_LINE:-}" ]] && printf '%s\n' "$FAKE_FAIL_LINE" >>"$term"
 fi
 exit "${FAKE_RC:-0}"

@@ -42,6 +42,12 @@
 //   FAKE_NVML_SLOWDOWN_C       NVML_TEMPERATURE_THRESHOLD_SLOWDOWN (default 87; other thresholds NOT_SUPPORTED)
 //   FAKE_NVML_NO_MARGIN=1      nvmlDeviceGetMarginTemperature answers NOT_SUPPORTED (it is
 //                              slowdown less temperature otherwise; absent from FAKE_NVML_LEGACY)
+// The busy guard (gpu_busy_test.cpp, ctest outputs.gpu_busy), every build:
+//   FAKE_NVML_DEVICE_COUNT     nvmlDeviceGetCount_v2 (default 1); GPU 0 is "GPU-fake", GPU i
+//                              "GPU-other-i", each reachable by nvmlDeviceGetHandleByIndex_v2
+//   FAKE_NVML_PIDS_GPU<i>      compute processes of GPU i >= 1 (GPU 0's are FAKE_NVML_PIDS)
+//   FAKE_NVML_COMPUTE_MODE     nvmlDeviceGetComputeMode (0 default, 2 prohibited, 3 exclusive
+//                              process); FAKE_NVML_COMPUTE_MODE_GPU<i> for GPU i alone
 // Link L counts recovery L % 2, crc_flit L and crc_data 2 L; replay is 0 except on
 // link 0; the *_TOTAL fields are the sums over the shown links. Link L's remote
 // end is 00000000:(0x80 + L):00.0.
@@ -62,6 +68,8 @@
 
 namespace {
 struct Dummy {} gpu;
+constexpr unsigned kMaxFakeGpus = 16;
+Dummy other_gpus[kMaxFakeGpus];  // GPUs 1.. of FAKE_NVML_DEVICE_COUNT
 using Device = Dummy*;
 std::atomic<unsigned long long> power_violation_ns{0};
 
@@ -89,13 +97,19 @@ std::mutex pids_mutex;
 bool pids_set = false;
 std::string pids_override;
 
-std::vector<unsigned> fake_pids() {
+// The index of a fake GPU handle (0 for `gpu`).
+unsigned gpu_index(Device d) { return d == &gpu ? 0 : static_cast<unsigned>(d - other_gpus); }
+
+std::vector<unsigned> fake_pids(unsigned index = 0) {
   std::vector<unsigned> pids;
   std::string list;
-  {
+  if (index == 0) {
     std::lock_guard<std::mutex> lock(pids_mutex);
     const char* v = std::getenv("FAKE_NVML_PIDS");
     list = pids_set ? pids_override : v ? v : "";
+  } else {
+    const char* v = std::getenv(("FAKE_NVML_PIDS_GPU" + std::to_string(index)).c_str());
+    list = v ? v : "";
   }
   std::size_t start = 0;
   while (start < list.size()) {
@@ -221,8 +235,8 @@ void answer_field(FieldValue& f) {
 }
 #endif  // FAKE_NVML_LEGACY
 
-int processes(Device, unsigned* count, ProcessInfo* infos) {
-  const auto pids = fake_pids();
+int processes(Device d, unsigned* count, ProcessInfo* infos) {
+  const auto pids = fake_pids(gpu_index(d));
   const unsigned room = *count;
   *count = static_cast<unsigned>(pids.size());
   if (pids.size() > room) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
@@ -266,6 +280,27 @@ int nvmlDeviceGetHandleByUUID(const char* uuid, Device* d) {
 int nvmlDeviceGetHandleByPciBusId_v2(const char* bus, Device* d) {
   if (std::strcmp(bus, "00000000:01:00.0") != 0) return 6;
   *d = &gpu;
+  return 0;
+}
+int nvmlDeviceGetCount_v2(unsigned* count) {
+  *count = static_cast<unsigned>(env_number("FAKE_NVML_DEVICE_COUNT", 1));
+  return 0;
+}
+int nvmlDeviceGetHandleByIndex_v2(unsigned index, Device* d) {
+  if (index >= env_number("FAKE_NVML_DEVICE_COUNT", 1) || index >= kMaxFakeGpus) return 2;  // INVALID_ARGUMENT
+  *d = index == 0 ? &gpu : &other_gpus[index];
+  return 0;
+}
+int nvmlDeviceGetUUID(Device d, char* uuid, unsigned length) {
+  const unsigned index = gpu_index(d);
+  const std::string text = index == 0 ? "GPU-fake" : "GPU-other-" + std::to_string(index);
+  if (text.size() + 1 > length) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+  std::memcpy(uuid, text.c_str(), text.size() + 1);
+  return 0;
+}
+int nvmlDeviceGetComputeMode(Device d, int* mode) {
+  const std::string own = "FAKE_NVML_COMPUTE_MODE_GPU" + std::to_string(gpu_index(d));
+  *mode = static_cast<int>(env_number(own.c_str(), env_number("FAKE_NVML_COMPUTE_MODE", 0)));
   return 0;
 }
 int nvmlDeviceGetClockInfo(Device, unsigned type, unsigned* mhz) {

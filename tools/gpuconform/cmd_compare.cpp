@@ -9,8 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "console.hpp"
+#include "gpuconform/console_colour.hpp"
 #include "gpuconform/fleet_compare.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/report_svg.hpp"  // format_quantity: numbers as the report writes them
 #include "gpuconform/run_compare.hpp"
 
 namespace gpuconform::cli {
@@ -23,6 +26,7 @@ struct CompareArgs {
   std::vector<std::string> pairs;  // "BEFORE_PREFIX=AFTER_PREFIX"
   bool by_index = false, fleet = false, all = false;
   std::string format = "text";
+  std::string colour = "auto";
 };
 
 std::vector<RecordedRun> wanted_runs(const std::string& path, const std::vector<std::string>& globs) {
@@ -35,7 +39,27 @@ std::vector<RecordedRun> wanted_runs(const std::string& path, const std::vector<
   return out;
 }
 
-std::string pm(double v, double noise) { return fmt::format("{:.6g} ± {:.2g}", v, noise); }
+// "2.872 TB/s ± 4.1 GB/s", as the report formats quantities.
+std::string pm(double v, double noise, const std::string& unit) {
+  return report::format_quantity(v, unit) + " ± " + report::format_quantity(noise, unit);
+}
+
+// What a line says: BETTER / WORSE / MOVED / AMBIGUOUS / SAME, and a changed verdict.
+std::string flags_of(const ProbeDelta& d) {
+  std::string flags = d.change();
+  if (d.verdict_changed) flags += fmt::format(", verdict {} -> {}", d.baseline_verdict, d.candidate_verdict);
+  return flags;
+}
+
+// "3 probes only in the baseline (--all lists them)", or each of them with --all.
+void print_only(const std::vector<std::string>& probes, const char* side, bool all) {
+  if (probes.empty()) return;
+  if (!all) {
+    fmt::print("  {} probe(s) only in the {} (--all lists them)\n", probes.size(), side);
+    return;
+  }
+  for (const auto& pr : probes) fmt::print("  {:<44} only in the {}\n", pr, side);
+}
 
 void print_text(const CompareArgs& a, const PairedComparison& p) {
   fmt::print("baseline:  {}\ncandidate: {}\n", a.records[0], a.records[1]);
@@ -43,20 +67,28 @@ void print_text(const CompareArgs& a, const PairedComparison& p) {
     const RunComparison& c = bp.comparison;
     fmt::print("\nboard {} -> {}\n  baseline:  {}\n  candidate: {}\n", bp.baseline_gpu, bp.candidate_gpu,
                c.baseline_setup, c.candidate_setup);
-    fmt::print("  {:<44} {:>20} {:>20} {:>9}  {}\n", "probe", "baseline", "candidate", "change", "");
+    fmt::print("  {:<44} {:>26} {:>26} {:>9}  {}\n", "probe", "baseline", "candidate", "change", "");
+    std::size_t same = 0;
     for (const ProbeDelta& d : c.probes) {
-      if (d.judgement == Judgement::Same && !d.verdict_changed && !a.all) continue;
-      std::string flags = to_string(d.judgement);
-      if (d.verdict_changed) flags += fmt::format(", verdict {} -> {}", d.baseline_verdict, d.candidate_verdict);
-      fmt::print("  {:<44} {:>20} {:>20} {:>+8.2f}%  {} {} {}\n", d.probe, pm(d.baseline, d.baseline_noise),
-                 pm(d.candidate, d.candidate_noise), 100 * d.relative, d.unit, flags, bp.candidate_gpu);
+      if (d.judgement == Judgement::Same && !d.verdict_changed && !a.all) {
+        ++same;
+        continue;
+      }
+      const std::string line =
+          fmt::format("  {:<44} {:>26} {:>26} {:>+8.2f}%  {} {}", d.probe, pm(d.baseline, d.baseline_noise, d.unit),
+                      pm(d.candidate, d.candidate_noise, d.unit), 100 * d.relative, flags_of(d), bp.candidate_gpu);
+      fmt::print("{}\n", paint_first_verdict(line, colour()));
     }
-    for (const auto& pr : c.only_baseline) fmt::print("  {:<44} only in the baseline\n", pr);
-    for (const auto& pr : c.only_candidate) fmt::print("  {:<44} only in the candidate\n", pr);
-    const auto ambiguous = std::count_if(c.probes.begin(), c.probes.end(),
-                                         [](const ProbeDelta& d) { return d.judgement == Judgement::Ambiguous; });
-    fmt::print("  {} probes compared: {} MOVED, {} AMBIGUOUS, {} changed verdict\n", c.probes.size(),
-               c.moved_count(), ambiguous, c.verdicts_changed());
+    if (same) fmt::print("  {} probe(s) SAME (--all lists them)\n", same);
+    print_only(c.only_baseline, "baseline", a.all);
+    print_only(c.only_candidate, "candidate", a.all);
+    auto count = [&](const char* change) {
+      return std::count_if(c.probes.begin(), c.probes.end(), [&](const ProbeDelta& d) { return d.change() == change; });
+    };
+    fmt::print(
+        "  {} probes compared: {} MOVED ({} BETTER, {} WORSE, {} either way), {} AMBIGUOUS, {} changed verdict\n",
+        c.probes.size(), c.moved_count(), count("BETTER"), count("WORSE"), count("MOVED"), count("AMBIGUOUS"),
+        c.verdicts_changed());
   }
   for (const auto& g : p.only_baseline_gpus) fmt::print("board {} only in the baseline (not compared)\n", g);
   for (const auto& g : p.only_candidate_gpus) fmt::print("board {} only in the candidate (not compared)\n", g);
@@ -74,8 +106,8 @@ void print_md(const CompareArgs& a, const PairedComparison& p) {
       if (d.judgement == Judgement::Same && !d.verdict_changed && !a.all) continue;
       if (!header) fmt::print("| probe | baseline | candidate | change | unit | verdict |\n|---|---:|---:|---:|---|---|\n");
       header = true;
-      fmt::print("| `{}` | {} | {} | {:+.2f}% | {} | {}{} |\n", d.probe, pm(d.baseline, d.baseline_noise),
-                 pm(d.candidate, d.candidate_noise), 100 * d.relative, d.unit, to_string(d.judgement),
+      fmt::print("| `{}` | {} | {} | {:+.2f}% | {} | {}{} |\n", d.probe, pm(d.baseline, d.baseline_noise, d.unit),
+                 pm(d.candidate, d.candidate_noise, d.unit), 100 * d.relative, d.unit, d.change(),
                  d.verdict_changed ? fmt::format(", verdict {} → {}", d.baseline_verdict, d.candidate_verdict) : "");
     }
     if (!header) fmt::print("All {} probes SAME.\n", bp.comparison.probes.size());
@@ -91,10 +123,19 @@ void print_json(const CompareArgs& a, const PairedComparison& p) {
   for (const BoardPair& bp : p.pairs) {
     nlohmann::json probes = nlohmann::json::array();
     for (const ProbeDelta& d : bp.comparison.probes)
-      probes.push_back({{"probe", d.probe}, {"unit", d.unit}, {"baseline", d.baseline},
-                        {"baseline_noise", d.baseline_noise}, {"candidate", d.candidate},
-                        {"candidate_noise", d.candidate_noise}, {"relative", d.relative},
-                        {"verdict", to_string(d.judgement)}, {"verdict_changed", d.verdict_changed}});
+      probes.push_back({{"probe", d.probe},
+                        {"unit", d.unit},
+                        {"baseline", d.baseline},
+                        {"baseline_noise", d.baseline_noise},
+                        {"candidate", d.candidate},
+                        {"candidate_noise", d.candidate_noise},
+                        {"relative", d.relative},
+                        {"judgement", to_string(d.judgement)},
+                        {"direction", to_string(d.direction)},
+                        {"change", d.change()},
+                        {"baseline_verdict", d.baseline_verdict},
+                        {"candidate_verdict", d.candidate_verdict},
+                        {"verdict_changed", d.verdict_changed}});
     pairs.push_back({{"baseline_gpu", bp.baseline_gpu}, {"candidate_gpu", bp.candidate_gpu},
                      {"moved", bp.comparison.moved_count()}, {"probes", probes},
                      {"only_baseline", bp.comparison.only_baseline},
@@ -143,6 +184,7 @@ int fleet(const CompareArgs& a, const std::vector<RecordedRun>& runs) {
 
 int compare(const CompareArgs& a) {
   try {
+    if (!setup_colour(a.colour, "compare")) return kExitUnusable;
     if (a.format != "text" && a.format != "md" && a.format != "json")
       throw std::invalid_argument("--format must be text, md or json, not '" + a.format + "'");
     if (a.fleet) {
@@ -164,11 +206,20 @@ int compare(const CompareArgs& a) {
     }
     const PairedComparison p =
         compare_boards(wanted_runs(a.records[0], a.probes), wanted_runs(a.records[1], a.probes), a.threshold, pairing);
-    if (p.pairs.empty())
-      throw std::invalid_argument(fmt::format("no board is in both records (baseline {}; candidate {}): "
-                                              "name pairs with --pair BEFORE=AFTER or use --by-index",
-                                              fmt::join(p.only_baseline_gpus, ", "),
-                                              fmt::join(p.only_candidate_gpus, ", ")));
+    if (p.pairs.empty()) {
+      // Two different boards are not compared unless the user says which is which: a
+      // second board's values differ by what healthy boards differ by, not by what moved.
+      const bool single = p.only_baseline_gpus.size() == 1 && p.only_candidate_gpus.size() == 1;
+      throw std::invalid_argument(
+          single ? fmt::format("the records hold different boards (baseline {}, candidate {}); compare pairs boards "
+                               "by UUID. To compare these two, say so: --pair {}={} (or --by-index); to set them "
+                               "among others, --fleet",
+                               p.only_baseline_gpus[0], p.only_candidate_gpus[0], p.only_baseline_gpus[0],
+                               p.only_candidate_gpus[0])
+                 : fmt::format("no board is in both records (baseline {}; candidate {}): name pairs with "
+                               "--pair BEFORE=AFTER or use --by-index (or --fleet)",
+                               fmt::join(p.only_baseline_gpus, ", "), fmt::join(p.only_candidate_gpus, ", ")));
+    }
     if (a.format == "json") print_json(a, p);
     else if (a.format == "md") print_md(a, p);
     else print_text(a, p);
@@ -200,7 +251,11 @@ Command add_compare_command(CLI::App& app) {
   sub->add_flag("--by-index", args->by_index, "Pair boards by CUDA device index instead of UUID");
   sub->add_flag("--fleet", args->fleet, "Pool every board of RECORDS and list boards outside the others' spread");
   sub->add_option("--format", args->format, "text, md or json")->capture_default_str();
-  sub->add_flag("--all", args->all, "List every probe, not only those that are not SAME");
+  sub->add_option("--color", args->colour,
+                  "Colour WORSE red and BETTER green: auto (a terminal, unless NO_COLOR is set), always, never")
+      ->capture_default_str();
+  sub->add_flag("--all", args->all,
+                "List every probe, not only those that are not SAME, and each probe only one side has");
   return [args] { return compare(*args); };
 }
 

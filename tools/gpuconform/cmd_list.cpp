@@ -2,6 +2,7 @@
 // `gpuconform list`: the resolved expectations for an architecture (and SKU)
 // with their provenance, as a table or JSON. Needs no GPU.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -27,7 +28,7 @@ struct ListArgs {
   std::string expectations_dir = default_expectations_dir();
   std::vector<std::string> overlays;
   bool json = false;
-  std::string level;  // "": every entry; else what `run --level` selects, with seconds
+  std::string level;         // "": every entry; else what `run --level` selects, with seconds
   bool sensitivity = false;  // per entry: the relative change that first warns and fails
   bool coverage = false;     // per architecture file and family: judged, recorded only, no entry, unsupported
 };
@@ -55,8 +56,8 @@ std::optional<DeviceInfo> device_of_arch(const std::string& arch, const std::str
 int list_level(const ListArgs& args, const ExpectationSet& set, RunLevel level) {
   const std::optional<DeviceInfo> device = device_of_arch(args.arch, args.sku);
   if (!device) {
-    fmt::print(stderr, "gpuconform list: --arch '{}' is not of the form sm_XX (or --sku '{}' not 0xNNNN)\n",
-               args.arch, args.sku);
+    fmt::print(stderr, "gpuconform list: --arch '{}' is not of the form sm_XX (or --sku '{}' not 0xNNNN)\n", args.arch,
+               args.sku);
     return kExitUnusable;
   }
   const std::vector<const Probe*> selected = select_for_level(select_probes({"*"}), set, *device, level);
@@ -71,8 +72,8 @@ int list_level(const ListArgs& args, const ExpectationSet& set, RunLevel level) 
     const Expectation* e = set.find(p->id);
     const std::string why_skip = unmet_requirement(*p, *device);
     const std::string expected = !why_skip.empty() ? "skip: " + why_skip
-                                 : e                ? describe_expected(*e)
-                                                    : std::string("skip: no expectation entry");
+                                 : e               ? describe_expected(*e)
+                                                   : std::string("skip: no expectation entry");
     if (e && why_skip.empty() && !s) ++unknown;
     if (args.json) {
       out.push_back({{"id", p->id}, {"group", probe_group(p->id)}, {"expected", expected}});
@@ -85,11 +86,12 @@ int list_level(const ListArgs& args, const ExpectationSet& set, RunLevel level) 
     fmt::print("{}\n", nlohmann::json{{"level", level_name(level)}, {"probes", out}, {"seconds", total}}.dump(2));
     return kExitOk;
   }
-  fmt::print("{} probe(s) at level {}: {:.2f} s as recorded{}, plus start-up (the GPU's and each worker's CUDA "
-             "context){}\n",
-             selected.size(), level_name(level), total,
-             unknown ? fmt::format(" ({} without recorded seconds)", unknown) : std::string(),
-             level == RunLevel::quick ? "; quick runs them with fewer repeats" : "");
+  fmt::print(
+      "{} probe(s) at level {}: {:.2f} s as recorded{}, plus start-up (the GPU's and each worker's CUDA "
+      "context){}\n",
+      selected.size(), level_name(level), total,
+      unknown ? fmt::format(" ({} without recorded seconds)", unknown) : std::string(),
+      level == RunLevel::quick ? "; quick runs them with fewer repeats" : "");
   return kExitOk;
 }
 
@@ -184,9 +186,11 @@ int list_sensitivity(const ListArgs& args, const ExpectationSet& set) {
   }
   fmt::print("\n{} entries; {} judged by size, {} without a healthy centre, {} not judged by size (exact, info).\n",
              all.size(), all.size() - not_judged - no_centre, no_centre, not_judged);
-  fmt::print("Changes are relative to the healthy centre (median of the evidence boards' medians), in the bad "
-             "direction: - lower, + higher, both for bands; \"centre\": the healthy centre already lies beyond the limit. Per family: the "
-             "weaker side of each entry; worst = the largest change.\n\n");
+  fmt::print(
+      "Changes are relative to the healthy centre (median of the evidence boards' medians), in the bad "
+      "direction: - lower, + higher, both for bands; \"centre\": the healthy centre already lies beyond the limit. Per "
+      "family: the "
+      "weaker side of each entry; worst = the largest change.\n\n");
   fmt::print("{:<28} {:>7} {:>12} {:>12} {:>12} {:>12}  {}\n", "family", "judged", "warn median", "warn worst",
              "fail median", "fail worst", "worst entry");
   for (const FamilySensitivity& f : families) {
@@ -281,96 +285,104 @@ nlohmann::json coverage_json(const FamilyCoverage& f) {
   return {{"judged", f.judged}, {"recorded_only", f.recorded}, {"no_entry", f.none}, {"unsupported", f.unsupported}};
 }
 
-int list_coverage(const ListArgs& args) {
+// The expectation files of a directory: sm_XX.toml by architecture number (only
+// args.arch's when given), then sku/0xNNNN.toml by id. False, with the message printed,
+// when there is no directory or no architecture file.
+struct CoverageFiles {
+  std::vector<std::pair<int, std::string>> arch;
+  std::vector<std::string> sku;
+};
+bool find_coverage_files(const ListArgs& args, CoverageFiles& out) {
   namespace fs = std::filesystem;
-  const Registry& reg = Registry::instance();
   std::error_code ec;
   if (!fs::is_directory(args.expectations_dir, ec)) {
     fmt::print(stderr, "gpuconform list: {} is not a directory of expectation files\n", args.expectations_dir);
-    return kExitUnusable;
+    return false;
   }
-  // The files: sm_XX.toml by architecture number, then sku/0xNNNN.toml by id.
-  std::vector<std::pair<int, std::string>> arch_files;
-  std::vector<std::string> sku_files;
   const std::regex arch_name(R"(sm_([0-9]+)\.toml)"), sku_name(R"(0x[0-9a-fA-F]{4}\.toml)");
   for (const auto& entry : fs::directory_iterator(args.expectations_dir, ec)) {
     std::smatch m;
     const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && std::regex_match(name, m, arch_name)) arch_files.emplace_back(std::stoi(m[1]), name);
+    if (entry.is_regular_file() && std::regex_match(name, m, arch_name)) out.arch.emplace_back(std::stoi(m[1]), name);
   }
   if (fs::is_directory(args.expectations_dir + "/sku", ec))
     for (const auto& entry : fs::directory_iterator(args.expectations_dir + "/sku", ec)) {
       const std::string name = entry.path().filename().string();
-      if (entry.is_regular_file() && std::regex_match(name, sku_name)) sku_files.push_back(name);
+      if (entry.is_regular_file() && std::regex_match(name, sku_name)) out.sku.push_back(name);
     }
-  std::sort(arch_files.begin(), arch_files.end());
-  std::sort(sku_files.begin(), sku_files.end());
+  std::sort(out.arch.begin(), out.arch.end());
+  std::sort(out.sku.begin(), out.sku.end());
   if (!args.arch.empty())
-    arch_files.erase(std::remove_if(arch_files.begin(), arch_files.end(),
-                                    [&](const auto& a) { return a.second != args.arch + ".toml"; }),
-                     arch_files.end());
-  if (arch_files.empty()) {
+    out.arch.erase(std::remove_if(out.arch.begin(), out.arch.end(),
+                                  [&](const auto& a) { return a.second != args.arch + ".toml"; }),
+                   out.arch.end());
+  if (out.arch.empty()) {
     fmt::print(stderr, "gpuconform list: no expectation file{} in {}\n",
                args.arch.empty() ? std::string(" (sm_XX.toml)") : " for " + args.arch, args.expectations_dir);
-    return kExitUnusable;
+    return false;
   }
+  return true;
+}
 
-  std::vector<FileCoverage> rows;
+// One row per architecture file and per overlay of that architecture (its file on top).
+// Throws ExpectationError for an invalid file.
+std::vector<FileCoverage> coverage_rows(const ListArgs& args, const CoverageFiles& files) {
+  const Registry& reg = Registry::instance();
   auto load = [&](const std::string& arch, const std::string& sku) {
     ExpectationQuery q;
     q.dir = args.expectations_dir;
     q.arch = arch;
     q.sku = sku;
-    q.overlays = args.overlays;
+    // A user overlay applies to the rows of its own architecture (another is an error).
+    for (const std::string& o : args.overlays) {
+      std::vector<Diagnostic> ignored;
+      const std::string for_arch = parse_expectation_file(o, ignored).arch;
+      if (for_arch.empty() || for_arch == "sm_any" || for_arch == arch) q.overlays.push_back(o);
+    }
     q.known_probe = [&](const std::string& id) { return reg.find(id) != nullptr; };
     q.probe_ids = reg.ids();
     return load_expectations(q);
   };
-  try {
-    for (const auto& [cc, name] : arch_files) {
-      const std::string arch = name.substr(0, name.size() - 5);
-      rows.push_back(coverage_of(name, arch, "", load(arch, "")));
-      for (const std::string& sku_file : sku_files) {
-        const std::string sku = sku_file.substr(0, sku_file.size() - 5);
-        if (!args.sku.empty() && sku != args.sku) continue;
-        std::vector<Diagnostic> diags;
-        const ExpectationFile overlay = parse_expectation_file(args.expectations_dir + "/sku/" + sku_file, diags);
-        if (overlay_arch(overlay) != arch) continue;
-        rows.push_back(coverage_of("sku/" + sku_file, arch, sku, load(arch, sku)));
-      }
+  std::vector<FileCoverage> rows;
+  for (const auto& [cc, name] : files.arch) {
+    const std::string arch = name.substr(0, name.size() - 5);
+    rows.push_back(coverage_of(name, arch, "", load(arch, "")));
+    for (const std::string& sku_file : files.sku) {
+      const std::string sku = sku_file.substr(0, sku_file.size() - 5);
+      if (!args.sku.empty() && sku != args.sku) continue;
+      std::vector<Diagnostic> diags;
+      const ExpectationFile overlay = parse_expectation_file(args.expectations_dir + "/sku/" + sku_file, diags);
+      if (overlay_arch(overlay) != arch) continue;
+      rows.push_back(coverage_of("sku/" + sku_file, arch, sku, load(arch, sku)));
     }
-  } catch (const ExpectationError& err) {
-    fmt::print(stderr, "{}\n", err.what());
-    return kExitFailed;
   }
+  return rows;
+}
 
-  std::map<Family, std::size_t> registered;
-  for (const Probe& p : reg.all())
-    if (p.family != Family::selftest) ++registered[p.family];
-
-  if (args.json) {
-    nlohmann::json files = nlohmann::json::array();
-    for (const FileCoverage& r : rows) {
-      nlohmann::json fams = nlohmann::json::object();
-      for (const auto& [f, c] : r.families) fams[family_name(f)] = coverage_json(c);
-      nlohmann::json j{{"file", r.file},
-                       {"arch", r.arch},
-                       {"families", fams},
-                       {"all", coverage_json(r.all())},
-                       {"quick", {{"selected", r.quick_selected}, {"judged", r.quick_judged}}}};
-      if (!r.sku.empty()) j["sku"] = r.sku;
-      files.push_back(j);
-    }
-    nlohmann::json reg_json = nlohmann::json::object();
-    for (const auto& [f, n] : registered) reg_json[family_name(f)] = n;
-    fmt::print(
-        "{}\n",
-        nlohmann::json{{"expectations", args.expectations_dir}, {"registered", reg_json}, {"files", files}}.dump(2));
-    return kExitOk;
+void print_coverage_json(const ListArgs& args, const std::vector<FileCoverage>& rows,
+                         const std::map<Family, std::size_t>& registered) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const FileCoverage& r : rows) {
+    nlohmann::json fams = nlohmann::json::object();
+    for (const auto& [f, c] : r.families) fams[family_name(f)] = coverage_json(c);
+    nlohmann::json j{{"file", r.file},
+                     {"arch", r.arch},
+                     {"families", fams},
+                     {"all", coverage_json(r.all())},
+                     {"quick", {{"selected", r.quick_selected}, {"judged", r.quick_judged}}}};
+    if (!r.sku.empty()) j["sku"] = r.sku;
+    files.push_back(j);
   }
+  nlohmann::json reg_json = nlohmann::json::object();
+  for (const auto& [f, n] : registered) reg_json[family_name(f)] = n;
+  fmt::print(
+      "{}\n",
+      nlohmann::json{{"expectations", args.expectations_dir}, {"registered", reg_json}, {"files", files}}.dump(2));
+}
 
-  // One row per file: per family "judged/runnable here" (runnable = registered - unsupported),
-  // then the totals of the other three classes and quick's judged/selected.
+// One row per file: per family "judged/runnable here" (runnable = registered - unsupported),
+// then the totals of the other three classes and quick's judged/selected.
+void print_coverage_table(const std::vector<FileCoverage>& rows, const std::map<Family, std::size_t>& registered) {
   std::size_t wfile = 12;
   for (const FileCoverage& r : rows) wfile = std::max(wfile, r.file.size());
   std::vector<std::size_t> widths;
@@ -381,7 +393,10 @@ int list_coverage(const ListArgs& args) {
   fmt::print("{}  recorded  no entry  unsupported  quick judged\n", line);
   line = fmt::format("{:<{}}", "(registered)", wfile);
   i = 0;
-  for (Family f : coverage_families()) line += fmt::format("  {:>{}}", registered[f], widths[i++]);
+  for (Family f : coverage_families()) {
+    const auto n = registered.find(f);
+    line += fmt::format("  {:>{}}", n == registered.end() ? 0 : n->second, widths[i++]);
+  }
   fmt::print("{}\n", line);
   for (const FileCoverage& r : rows) {
     line = fmt::format("{:<{}}", r.file, wfile);
@@ -402,12 +417,68 @@ int list_coverage(const ListArgs& args) {
       "another arch-specific target. quick judged: of the probes `run --level quick` selects there, those\n"
       "judged. An overlay row is its architecture file with the overlay on top. A GPU whose\n"
       "architecture has no file judges nothing (exit 77).\n");
+}
+
+int list_coverage(const ListArgs& args) {
+  CoverageFiles files;
+  if (!find_coverage_files(args, files)) return kExitUnusable;
+  std::vector<FileCoverage> rows;
+  try {
+    rows = coverage_rows(args, files);
+  } catch (const ExpectationError& err) {
+    fmt::print(stderr, "{}\n", err.what());
+    return kExitFailed;
+  }
+  std::map<Family, std::size_t> registered;
+  for (const Probe& p : Registry::instance().all())
+    if (p.family != Family::selftest) ++registered[p.family];
+  if (args.json)
+    print_coverage_json(args, rows, registered);
+  else
+    print_coverage_table(rows, registered);
   return kExitOk;
+}
+
+// One clear message for an --sku that is no PCI device id and for an --overlay that does
+// not exist: false after printing it (exit 2). A well-formed SKU without an overlay file
+// (an H100 SXM, whose values are the architecture file's) gets a note.
+bool check_sku_and_overlays(const ListArgs& args) {
+  namespace fs = std::filesystem;
+  if (!args.sku.empty()) {
+    const std::string& s = args.sku;
+    const bool form = s.size() == 6 && s.rfind("0x", 0) == 0 && std::all_of(s.begin() + 2, s.end(), [](char c) {
+                        return std::isxdigit(static_cast<unsigned char>(c));
+                      });
+    if (!form) {
+      fmt::print(stderr, "gpuconform list: --sku '{}' is not a PCI device id like 0x2330\n", s);
+      return false;
+    }
+    if (!fs::exists(args.expectations_dir + "/sku/" + s + ".toml")) {
+      std::vector<std::string> known;
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(args.expectations_dir + "/sku", ec))
+        if (e.path().extension() == ".toml") known.push_back(e.path().stem().string());
+      std::sort(known.begin(), known.end());
+      fmt::print(stderr,
+                 "gpuconform list: note: no SKU overlay {}/sku/{}.toml (overlays: {}); the architecture "
+                 "file alone applies\n",
+                 args.expectations_dir, s,
+                 known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")));
+    }
+  }
+  for (const std::string& o : args.overlays)
+    if (!fs::is_regular_file(o)) {
+      fmt::print(stderr, "gpuconform list: --overlay {}: {}\n", o,
+                 fs::exists(o) ? "not a regular file" : "no such file");
+      return false;
+    }
+  return true;
 }
 
 int list(const ListArgs& args) {
   const Registry& reg = Registry::instance();
   std::string arch = args.arch, sku = args.sku;
+  if (!check_sku_and_overlays(args)) return kExitUnusable;
   if (args.coverage) {
     if (!args.level.empty() || args.sensitivity) {
       fmt::print(stderr, "gpuconform list: --coverage does not combine with --level or --sensitivity\n");
@@ -464,8 +535,7 @@ int list(const ListArgs& args) {
     fmt::print("{}\n", out.dump(2));
     return kExitOk;
   }
-  for (const auto& [id, e] : set.entries())
-    fmt::print("{:<44} {:<34} {}\n", id, describe_expected(e), e.source);
+  for (const auto& [id, e] : set.entries()) fmt::print("{:<44} {:<34} {}\n", id, describe_expected(e), e.source);
   return kExitOk;
 }
 

@@ -27,7 +27,9 @@ int report(const ReportArgs& a) {
     o.threshold = a.threshold;
     if (!a.baseline.empty()) {
       o.baseline_path = a.baseline;
-      o.baseline = compare_boards(read_run_record(a.baseline), read_run_record(a.record), a.threshold, Pairing{});
+      Pairing pairing;
+      pairing.pair_single_boards = true;  // a report against another board's record says so in its header
+      o.baseline = compare_boards(read_run_record(a.baseline), read_run_record(a.record), a.threshold, pairing);
     }
     if (!a.html.empty()) write_file_atomically(a.html, report::render_html(data, o));
     if (!a.md.empty()) write_file_atomically(a.md, report::render_markdown(data, o));

@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
 #include "commands.hpp"
 #include "console.hpp"
 #include "run_display.hpp"
+#include "gpuconform/console_colour.hpp"
 #include "gpuconform/exit_code.hpp"
+#include "gpuconform/gpu_busy.hpp"
 #include "gpuconform/junit.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/run_level.hpp"
@@ -22,7 +25,7 @@ namespace gpuconform::cli {
 namespace {
 
 static_assert(static_cast<int>(RunExit::ok) == kExitOk && static_cast<int>(RunExit::failed) == kExitFailed &&
-              static_cast<int>(RunExit::unusable) == kExitUnusable &&
+              static_cast<int>(RunExit::unusable) == kExitUnusable && static_cast<int>(RunExit::busy) == kExitBusy &&
               static_cast<int>(RunExit::nothing_judged) == kExitNothingJudged);
 
 struct RunArgs {
@@ -37,6 +40,11 @@ struct RunArgs {
   bool repeats_given = false;
   double probe_timeout_s = 0;
   bool probe_timeout_given = false;
+  bool allow_busy = false;
+  std::string colour = "auto";
+  double timeout_s = 0;
+  bool timeout_given = false;
+  WorkerProcess::Clock::time_point started = WorkerProcess::Clock::now();
 };
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -50,28 +58,22 @@ void tally(RunTally& t, const std::vector<TestResult>& results) {
     }
 }
 
-// Exit 2 with its reason: printed, and kept for summary.json, the termination log and the
-// Prometheus textfile (run_error.hpp).
+// Exit 2 (3 for gpu_busy) with its reason: printed, and kept for summary.json, the
+// termination log and the Prometheus textfile (run_error.hpp).
 int unusable(RunOutputs& outputs, const char* code, const std::string& message) {
   fmt::print(stderr, "gpuconform run: {}\n", message);
   outputs.set_error(RunError{code, message});
-  return kExitUnusable;
+  return run_error_exit_code(code);
 }
 
-int run(const RunArgs& args, RunOutputs& outputs) {
-  // Everything that can be checked without a GPU is checked before any CUDA call.
-  const std::vector<const Probe*> probes = select_probes(args.filters);
-  if (probes.empty()) {
-    std::string filters;
-    for (const auto& f : args.filters) filters += (filters.empty() ? "'" : " '") + f + "'";
-    // The group list goes to stderr only: the recorded reason stays one short line.
-    const int code = unusable(outputs, "no_probe_selected",
-                              fmt::format("--filter {} matches no probe; nothing was run", filters));
-    fmt::print(stderr, "Probe groups: {}{}\n", selectable_probe_groups(),
-               selftest_enabled() ? "" : " (self-test probes need GPUCONFORM_SELFTEST=1)");
-    return code;
-  }
-  std::optional<RunLevel> level = parse_level(args.level);
+// The options that need no GPU: colour, level, repeats, time limits, device ordinals. The
+// exit code (after the message) when one is wrong.
+std::optional<int> check_arguments(const RunArgs& args, RunOutputs& outputs, std::optional<RunLevel>& level,
+                                   std::vector<int>& devices) {
+  if (!parse_colour_mode(args.colour))
+    return unusable(outputs, "bad_argument",
+                    fmt::format("--color must be auto, always or never (not '{}')", args.colour));
+  level = parse_level(args.level);
   if (!level)
     return unusable(outputs, "bad_argument",
                     fmt::format("--level must be quick, standard or long (not '{}')", args.level));
@@ -82,11 +84,41 @@ int run(const RunArgs& args, RunOutputs& outputs) {
     return unusable(outputs, "bad_argument", "--repeats must be 2 or more (a spread needs several runs)");
   if (args.probe_timeout_given && !(args.probe_timeout_s > 0))
     return unusable(outputs, "bad_argument", "--probe-timeout must be a positive number of seconds");
-  std::vector<int> devices;
+  if (args.timeout_given && !(args.timeout_s > 0 && args.timeout_s < 1e8))
+    return unusable(outputs, "bad_argument", "--timeout must be a positive number of seconds");
   for (int index : args.devices) {
     if (index < 0)
       return unusable(outputs, "bad_argument", fmt::format("--device {} is not a GPU ordinal (0, 1, ...)", index));
     if (std::find(devices.begin(), devices.end(), index) == devices.end()) devices.push_back(index);
+  }
+  return std::nullopt;
+}
+
+int run(const RunArgs& args, RunOutputs& outputs) {
+  setup_colour(parse_colour_mode(args.colour) ? args.colour : "never", "run");  // a bad value: check_arguments
+  // Everything that can be checked without a GPU is checked before any CUDA call.
+  const std::vector<const Probe*> probes = select_probes(args.filters);
+  if (probes.empty()) {
+    std::string filters;
+    for (const auto& f : args.filters) filters += (filters.empty() ? "'" : " '") + f + "'";
+    // The group list goes to stderr only: the recorded reason stays one short line.
+    const int code =
+        unusable(outputs, "no_probe_selected", fmt::format("--filter {} matches no probe; nothing was run", filters));
+    fmt::print(stderr, "Probe groups: {}{}\n", selectable_probe_groups(),
+               selftest_enabled() ? "" : " (self-test probes need GPUCONFORM_SELFTEST=1)");
+    return code;
+  }
+  std::optional<RunLevel> level;
+  std::vector<int> devices;
+  if (const std::optional<int> code = check_arguments(args, outputs, level, devices)) return *code;
+  // The busy guard, through NVML before CUDA is initialised: a GPU that holds someone
+  // else's work is not measured (gpu_busy.hpp). Without NVML the run goes on and says so.
+  std::string busy_not_checked;
+  if (!args.allow_busy) {
+    const BusyCheck busy = check_gpus_busy(devices);
+    if (!busy.busy.empty())
+      return unusable(outputs, "gpu_busy", fmt::format("GPU in use by others: {}; nothing was run", busy.describe()));
+    if (!busy.checked) busy_not_checked = busy.not_checked;
   }
   // Counting GPUs initialises the CUDA driver but creates no context: the GPUs
   // themselves are opened only by the runner's worker processes.
@@ -100,11 +132,12 @@ int run(const RunArgs& args, RunOutputs& outputs) {
                                              "newer for CUDA 13.0)."
                                            : "Run it on a machine with an NVIDIA GPU and driver."));
   }
+  if (!busy_not_checked.empty()) fmt::print(stderr, "gpuconform run: busy check skipped: {}\n", busy_not_checked);
   for (int index : devices)
     if (index >= count)
-      return unusable(outputs, "bad_argument",
-                      fmt::format("--device {} does not exist (this machine has {} GPU(s): 0..{})", index, count,
-                                  count - 1));
+      return unusable(
+          outputs, "bad_argument",
+          fmt::format("--device {} does not exist (this machine has {} GPU(s): 0..{})", index, count, count - 1));
   if (devices.empty())
     for (int i = 0; i < count; ++i) devices.push_back(i);
 
@@ -116,6 +149,12 @@ int run(const RunArgs& args, RunOutputs& outputs) {
   config.repeats = *level == RunLevel::long_run ? args.repeats : 1;
   if (args.probe_timeout_given) config.probe_timeout_s = args.probe_timeout_s;
   config.record_path = outputs.record_path();
+  if (args.timeout_given) {
+    // Counted from the start of the command: NHC's own limit counts from there too.
+    config.deadline = args.started + std::chrono::duration_cast<WorkerProcess::Clock::duration>(
+                                         std::chrono::duration<double>(args.timeout_s));
+    outputs.set_timeout(args.timeout_s);
+  }
 
   // Every GPU is opened (in parallel) and its expectations checked before any probe runs.
   std::vector<OpenedGpu> opened;
@@ -182,7 +221,8 @@ Command add_run_command(CLI::App& app) {
       "run",
       "Run the conformance tests on all (or --device N) local GPUs.\n"
       "Exit codes: 0 every judged test passed or warned, 1 a test failed or a GPU could not be opened,\n"
-      "2 could not run (no GPU, invalid file, a filter matching no probe), 77 nothing was judged (all skipped).");
+      "2 could not run (no GPU, invalid file, a filter matching no probe), 3 a GPU is in use by others\n"
+      "(gpu_busy: nothing was run; --allow-busy overrides), 77 nothing was judged (all skipped).");
   sub->add_option("--device", args->devices, "GPU ordinal(s) to test (default: all)");
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last")->check(CLI::ExistingFile);
@@ -195,11 +235,23 @@ Command add_run_command(CLI::App& app) {
   CLI::Option* repeats = sub->add_option("--repeats", args->repeats, "Runs of each probe at --level long")
                              ->capture_default_str();
   sub->add_flag("--quick", args->quick, "Same as --level quick");
+  sub->add_option("--color", args->colour,
+                  "Colour fail and warn on the console: auto (a terminal, unless NO_COLOR is set), always, never")
+      ->capture_default_str();
+  sub->add_flag("--allow-busy", args->allow_busy,
+                "Run even when a GPU of the run holds other compute processes or is in an exclusive or "
+                "prohibited compute mode (default: stop before any probe, exit 3, run error gpu_busy)");
   CLI::Option* timeout = sub->add_option("--probe-timeout", args->probe_timeout_s,
                   fmt::format("Time limit of every probe, seconds (default: max({:g}, {:g} x its recorded seconds), "
                               "else {:g})",
                               kTimeLimitFloorS, kTimeLimitFactor, kTimeLimitUnrecordedS));
-  return [args, timeout, repeats] {
+  CLI::Option* run_timeout = sub->add_option(
+      "--timeout", args->timeout_s,
+      "Deadline of the whole run, seconds from its start: probes not started by then, and one still running "
+      "then, are skipped (reason 'run timeout: ...', code run_timeout); the exit code is that of what ran");
+  return [args, timeout, repeats, run_timeout] {
+    args->started = WorkerProcess::Clock::now();
+    args->timeout_given = run_timeout->count() > 0;
     args->probe_timeout_given = timeout->count() > 0;
     args->repeats_given = repeats->count() > 0;
     std::unique_ptr<RunOutputs> outputs;

@@ -3,7 +3,7 @@
 // The gpuconform subcommands. Each registers its options on the app and
 // returns the process exit code when run: 0 success, 1 a failed check,
 // 2 could not run (no GPU, unusable arguments, unreadable or invalid input),
-// 77 (`run` only) nothing was judged: every selected probe skipped.
+// 3 (`run` only) a GPU is in use by others, 77 (`run` only) nothing was judged: every selected probe skipped.
 #include <CLI/CLI.hpp>
 #include <functional>
 
@@ -12,6 +12,7 @@ namespace gpuconform::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;
 constexpr int kExitUnusable = 2;
+constexpr int kExitBusy = 3;            // `run` only: a GPU of the run is in use by others (gpu_busy)
 constexpr int kExitNothingJudged = 77;  // ctest's and automake's "skipped"
 
 

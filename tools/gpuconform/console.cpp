@@ -3,11 +3,33 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+
+#include "gpuconform/console_colour.hpp"
 #include "gpuconform/verdict_matrix.hpp"
 
 namespace gpuconform::cli {
+
+namespace {
+std::atomic<bool> colour_on{false};
+}  // namespace
+
+void set_colour(bool on) { colour_on = on; }
+bool colour() { return colour_on; }
+
+bool setup_colour(const std::string& mode, const char* command) {
+  const std::optional<ColourMode> m = parse_colour_mode(mode);
+  if (!m) {
+    fmt::print(stderr, "gpuconform {}: --color must be auto, always or never (not '{}')\n", command, mode);
+    return false;
+  }
+  set_colour(colour_wanted(*m, ::isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR"), std::getenv("TERM")));
+  return true;
+}
 
 void print_device_header(const DeviceInfo& d, const ExpectationSet& expectations) {
   fmt::print("== GPU {}: {} ({}, SKU {}, {} SMs, driver {}, CUDA runtime {})\n", d.index, d.name, d.arch(),
@@ -42,9 +64,10 @@ void print_run_end(const std::vector<GpuRun>& runs, const RunTally& totals) {
   fmt::print("\n{}", verdict_matrix(runs));
   const std::vector<std::string> lines = non_pass_lines(runs);
   if (!lines.empty()) fmt::print("\nNot passed:\n");
-  for (const std::string& l : lines) fmt::print("  {}\n", l);
-  fmt::print("\n{} passed, {} failed, {} warned, {} skipped\n", totals.passed, totals.failed, totals.warned,
-             totals.skipped);
+  for (const std::string& l : lines) fmt::print("  {}\n", paint_first_verdict(l, colour()));
+  fmt::print("\n{} passed, {} {}, {} {}, {} skipped\n", totals.passed, totals.failed,
+             paint_word("failed", colour() && totals.failed > 0), totals.warned,
+             paint_word("warned", colour() && totals.warned > 0), totals.skipped);
 }
 
 }  // namespace gpuconform::cli

@@ -10,6 +10,13 @@
 
 namespace gpuconform::cli {
 
+// Whether verdict words are coloured (console_colour.hpp): decided once per command from
+// --color, the terminal and NO_COLOR; off until set.
+void set_colour(bool on);
+bool colour();
+// Decides colour for stdout from a --color value; false (after a message) for a bad value.
+bool setup_colour(const std::string& mode, const char* command);
+
 void print_device_header(const DeviceInfo& d, const ExpectationSet& expectations);
 // --level long: per probe, the median, MAD, min and max over its runs.
 void print_spreads(const GpuRun& gpu);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_display.hpp"
 
+#include "console.hpp"
+#include "gpuconform/console_colour.hpp"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -110,8 +113,9 @@ void RunDisplay::result(std::size_t gpu, const TestResult& r, int pass) {
     return;
   }
   // Today's plain line, one write so lines of several GPUs never mix.
-  std::string line = fmt::format("[{:>3}/{}] {:<44} {:<4} {:6.2f} s", g.eta.done(), g.eta.total(),
-                                 r.probe ? r.probe->id : "?", outcome_name(r.verdict.outcome), r.seconds);
+  const std::string word = fmt::format("{:<4}", outcome_name(r.verdict.outcome));  // padded, then painted
+  std::string line = fmt::format("[{:>3}/{}] {:<44} {} {:6.2f} s", g.eta.done(), g.eta.total(),
+                                 r.probe ? r.probe->id : "?", paint_word(word, colour()), r.seconds);
   if (gpus_.size() > 1 || !r.peers.empty()) {
     std::vector<int> peers;
     for (const DeviceInfo& p : r.peers) peers.push_back(p.index);

@@ -141,7 +141,10 @@ int RunOutputs::finish(int exit_code) {
     fmt::print("summary: {}\n", outcome_.summary_path);
   }
   if (!options_.prom_path.empty())
-    attempt("--prom", [&] { write_file_atomically(options_.prom_path, prometheus_textfile(outcome_)); });
+    attempt("--prom", [&] {
+      // A failed run keeps the last success time the file it replaces held.
+      write_file_atomically(options_.prom_path, prometheus_textfile(outcome_, read_last_success(options_.prom_path)));
+    });
   if (!options_.termination_log.empty())
     attempt("--termination-log", [&] { write_text(options_.termination_log, termination_message(outcome_)); });
   if (json_stdout_ >= 0) {

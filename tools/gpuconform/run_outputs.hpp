@@ -52,6 +52,8 @@ class RunOutputs {
   void add(GpuRun gpu, const std::string& junit_file);
   // Why the run could not run (exit 2): goes into every output finish() writes.
   void set_error(RunError error) { outcome_.error = std::move(error); }
+  // The run's --timeout: summary.json "timeout", the termination log's first line.
+  void set_timeout(double seconds) { outcome_.timeout_s = seconds; }
   // Writes summary.json, the textfile, the termination log and (--json) stdout; returns
   // the run's exit code, or 2 when one of those files could not be written.
   int finish(int exit_code);

@@ -15,8 +15,13 @@ ExpectationSet load_expectations(const ExpectationQuery& q) {
   ExpectationSet set;
   auto load = [&](const std::string& path, const char* role) {
     ExpectationFile f = parse_expectation_file(path, diags, q.known_probe, q.probe_ids);
-    if (!f.arch.empty() && !q.arch.empty() && std::string(role) != "user overlay" && f.arch != q.arch)
+    // An overlay written for another GPU would judge this one by that GPU's values: an
+    // error naming both, for every file ("sm_any" is for every architecture).
+    if (!f.arch.empty() && !q.arch.empty() && f.arch != "sm_any" && f.arch != q.arch)
       diags.push_back({Location{path, 0, 0}, fmt::format("{} is for {}, but the device is {}", role, f.arch, q.arch)});
+    if (!f.sku.empty() && !q.sku.empty() && f.sku != q.sku)
+      diags.push_back({Location{path, 0, 0},
+                       fmt::format("{} is for SKU {}, but the device is SKU {} ({})", role, f.sku, q.sku, q.arch)});
     set.apply(f);
   };
   const std::string arch_file = q.dir + "/" + q.arch + ".toml";

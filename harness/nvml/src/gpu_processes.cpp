@@ -60,7 +60,7 @@ bool is_own_process(unsigned pid) {
 }
 
 bool other_compute_processes(const nvml::Library& lib, nvml::Device device, std::vector<GpuProcess>& out,
-                             std::string& why) {
+                             std::string& why, bool may_hold_gpu) {
   out.clear();
   auto* list = lib.api().compute_processes;
   if (!list) {
@@ -98,7 +98,7 @@ bool other_compute_processes(const nvml::Library& lib, nvml::Device device, std:
     p.name = process_name(p.pid);
     out.push_back(std::move(p));
   }
-  drop_this_process_seen_from_another_namespace(out, listed_this_process);
+  if (may_hold_gpu) drop_this_process_seen_from_another_namespace(out, listed_this_process);
   return true;
 }
 

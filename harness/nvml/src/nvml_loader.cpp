@@ -86,6 +86,10 @@ std::shared_ptr<const Library> Library::load(const std::string& path) {
   need("nvmlDeviceValidateInforom", a.validate_inforom);
   need("nvmlDeviceGetTemperatureThreshold", a.temperature_threshold);
   need("nvmlDeviceGetMarginTemperature", a.margin_temperature);
+  need("nvmlDeviceGetCount_v2", a.device_count);
+  need("nvmlDeviceGetHandleByIndex_v2", a.handle_by_index);
+  need("nvmlDeviceGetUUID", a.uuid);
+  need("nvmlDeviceGetComputeMode", a.compute_mode);
 
   if (!a.init || !a.shutdown) {
     lib->error_ = fmt::format("NVML at {} lacks nvmlInit_v2 or nvmlShutdown: not a usable NVML library", path);

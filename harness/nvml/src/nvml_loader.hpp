@@ -34,6 +34,11 @@ constexpr unsigned long long kClockEventSwThermalSlowdown = 0x20;
 constexpr unsigned long long kClockEventHwThermalSlowdown = 0x40;
 
 // --- Node health (node_health.hpp; nvml.h, the same numbers in nvidia-ml-py's pynvml.py) ---
+// nvmlComputeMode_t (nvml.h; pynvml.py NVML_COMPUTEMODE_*).
+constexpr int kComputeModeDefault = 0;
+constexpr int kComputeModeExclusiveThread = 1;  // deprecated, still reported by old drivers
+constexpr int kComputeModeProhibited = 2;
+constexpr int kComputeModeExclusiveProcess = 3;
 constexpr Return kCorruptedInforom = 14;        // NVML_ERROR_CORRUPTED_INFOROM (nvmlDeviceValidateInforom)
 constexpr unsigned kMemoryErrorUncorrected = 1; // nvmlMemoryErrorType_t NVML_MEMORY_ERROR_TYPE_UNCORRECTED
 constexpr unsigned kVolatileEcc = 0;            // nvmlEccCounterType_t NVML_VOLATILE_ECC (since the last driver load)
@@ -171,6 +176,12 @@ struct Api {
   // nvmlDeviceGetTemperatureThreshold(thresholdType, unsigned* temp) (deg C)
   Return (*temperature_threshold)(Device, unsigned, unsigned*) = nullptr;
   Return (*margin_temperature)(Device, MarginTemperature*) = nullptr;  // nvmlDeviceGetMarginTemperature (R555+)
+  // The busy guard (gpu_busy.hpp): every GPU of the node by NVML index (PCI bus order),
+  // its UUID and its compute mode (nvmlComputeMode_t, an int-sized C enum).
+  Return (*device_count)(unsigned*) = nullptr;             // nvmlDeviceGetCount_v2
+  Return (*handle_by_index)(unsigned, Device*) = nullptr;  // nvmlDeviceGetHandleByIndex_v2
+  Return (*uuid)(Device, char*, unsigned) = nullptr;       // nvmlDeviceGetUUID
+  Return (*compute_mode)(Device, int*) = nullptr;          // nvmlDeviceGetComputeMode
 };
 
 // One loaded and initialised NVML. Shut down and closed when the last user

@@ -122,6 +122,9 @@ RecordedRun recorded_run(const json& j, const std::string& path, int line) {
   r.cuda_runtime = integer_or<int>(d, "cuda_runtime_version", 0);
   if (j.contains("suite")) r.suite_commit = j.at("suite").value("commit", std::string());
   r.verdict = j.value("verdict", std::string());
+  if (const auto e = j.find("expected");
+      e != j.end() && e->is_object() && e->contains("kind") && (*e)["kind"].is_string())
+    r.expected_kind = (*e)["kind"].get<std::string>();
   if (j.contains("seconds") && j.at("seconds").is_number()) r.seconds = j.at("seconds").get<double>();
   r.measurement = measurement_from_json(j.at("measured"));
   return r;

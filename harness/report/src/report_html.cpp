@@ -31,10 +31,11 @@ svg text{font-family:system-ui,"DejaVu Sans",sans-serif}
 .plot{fill:#fff;stroke:#999}.grid{stroke:#ebebeb}.curve{fill:none;stroke-width:1.8}
 .mk{stroke:#444;stroke-dasharray:5 3;stroke-width:1}.mkl{font-size:11px;fill:#222}
 .zebra{fill:#f7f7f7}.pn{font-size:11.5px;font-family:"DejaVu Sans Mono",Menlo,monospace;fill:#1b1b1b}
-.bf{fill:#f4c7c3}.bw{fill:#fce8b2}.bp{fill:#b7e1cd}.nb{fill:#e6e6e6}.pv{font-size:11.5px;fill:#1b1b1b}
+.sv{font-size:11px;fill:#1b1b1b}.bf{fill:#f4c7c3}.bw{fill:#fce8b2}.bp{fill:#b7e1cd}.nb{fill:#e6e6e6}.pv{font-size:11.5px;fill:#1b1b1b}
 .cell{font-size:11px}.legend span{padding:0 3px;border-radius:3px;font-size:13px}
 .v-fail,.v-error{color:#b00020;fill:#b00020;font-weight:600}.v-warn{color:#8a5a00;fill:#8a5a00;font-weight:600}
-.v-skip{color:#666;fill:#666}.moved{color:#b00020;font-weight:600}.ambiguous{color:#8a5a00}
+.v-skip{color:#666;fill:#666}.worse{color:#b00020;font-weight:600}.better{color:#1e7a3c;font-weight:600}
+.moved{color:#1a5fb4;font-weight:600}.ambiguous{color:#8a5a00}
 )";
 
 std::string e(const std::string& s) { return html_escape(s); }
@@ -193,13 +194,20 @@ void deltas(std::string& h, const Options& o) {
         ++same;
         continue;
       }
-      const std::string cls = d.judgement == Judgement::Moved ? "moved" : d.judgement == Judgement::Ambiguous ? "ambiguous" : "";
-      rows += fmt::format("<tr><td><code>{}</code></td><td class=\"num\">{} ± {}</td><td class=\"num\">{} ± {}</td>"
-                          "<td class=\"num {}\">{:+.2f}%</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>",
-                          e(d.probe), e(format_quantity(d.baseline, "")), e(format_quantity(d.baseline_noise, "")),
-                          e(format_quantity(d.candidate, "")), e(format_quantity(d.candidate_noise, "")), cls,
-                          100 * d.relative, e(d.unit), cls, to_string(d.judgement),
-                          d.verdict_changed ? e(d.baseline_verdict + " → " + d.candidate_verdict) : "");
+      // A move is coloured by its direction: WORSE red, BETTER green, MOVED (a two-sided
+      // band: neither side is better) blue; AMBIGUOUS amber.
+      const std::string change = d.change();
+      const std::string cls = change == "WORSE"       ? "worse"
+                              : change == "BETTER"    ? "better"
+                              : change == "MOVED"     ? "moved"
+                              : change == "AMBIGUOUS" ? "ambiguous"
+                                                      : "";
+      rows += fmt::format(
+          "<tr><td><code>{}</code></td><td class=\"num\">{} ± {}</td><td class=\"num\">{} ± {}</td>"
+          "<td class=\"num {}\">{:+.2f}%</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td></tr>",
+          e(d.probe), e(format_quantity(d.baseline, "")), e(format_quantity(d.baseline_noise, "")),
+          e(format_quantity(d.candidate, "")), e(format_quantity(d.candidate_noise, "")), cls, 100 * d.relative,
+          e(d.unit), cls, e(change), d.verdict_changed ? e(d.baseline_verdict + " → " + d.candidate_verdict) : "");
     }
     if (!rows.empty())
       h += "<table><tr><th>probe</th><th>baseline</th><th>candidate</th><th>change</th><th>unit</th><th>judgement</th>"

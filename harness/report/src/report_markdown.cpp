@@ -182,8 +182,7 @@ std::string render_markdown(const RecordData& r, const Options& o) {
           head = true;
           m += fmt::format("| {} | {:.6g} ± {:.2g} | {:.6g} ± {:.2g} | {:+.2f}% | {} | {} | {} |\n", code(d.probe),
                            d.baseline, d.baseline_noise, d.candidate, d.candidate_noise, 100 * d.relative, cell(d.unit),
-                           to_string(d.judgement),
-                           d.verdict_changed ? cell(d.baseline_verdict + " → " + d.candidate_verdict) : "");
+                           d.change(), d.verdict_changed ? cell(d.baseline_verdict + " → " + d.candidate_verdict) : "");
         }
         m += fmt::format("{}{} of {} probes SAME.\n", head ? "\n" : "", same, bp.comparison.probes.size());
       }

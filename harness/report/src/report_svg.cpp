@@ -402,9 +402,34 @@ std::string strip_chart_svg(const std::string& family, const std::vector<StripRo
     if (i % 2) s += fmt::format("<rect class=\"zebra\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\"/>", g(y), W, RowH);
     s += fmt::format("<text class=\"pn\" x=\"4\" y=\"{}\">{}</text>", g(y + 12.5), html_escape(row.label));
     const double by = y + 3, bh = RowH - 6;
-    if (row.kind.empty()) {
-      s += fmt::format("<rect class=\"nb\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", NameW, g(by), SW, g(bh));
-    } else {
+    // An exact entry (a count of mismatches: 0) is no range to place a dot in: the strip is
+    // green when every board met it and red when one did not, with the values written on
+    // it. A record-only row (no band) shows its values, one per board in its colour, not
+    // dots spread over a scale made of those values alone.
+    const bool exact = row.kind == "exact" && row.fail_lo;
+    if (exact || row.kind.empty()) {
+      bool all_met = true;
+      std::string values;
+      for (const auto& p : row.points) {
+        if (!finite(p.value)) continue;
+        if (exact && p.value != *row.fail_lo) all_met = false;
+        values += fmt::format("<tspan fill=\"{}\">{}</tspan>  ", board_colour(p.colour),
+                              html_escape(row.kind.empty() && row.unit.empty() ? fmt::format("{:.4g}", p.value)
+                                                                               : format_quantity(p.value, row.unit)));
+      }
+      const char* cls = row.kind.empty() ? "nb" : all_met ? "bp" : "bf";
+      s += fmt::format("<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", cls, NameW, g(by), SW,
+                       g(bh));
+      s += fmt::format("<text class=\"sv\" x=\"{}\" y=\"{}\">{}{}<title>{}</title></text>", NameW + 6, g(y + 12),
+                       row.kind.empty() ? "recorded: "
+                       : exact          ? (all_met ? "= expected: " : "≠ expected: ")
+                                        : "",
+                       values, html_escape(row.points.empty() ? std::string() : row.points.front().tip));
+      s += fmt::format("<text class=\"pv v-{}\" x=\"{}\" y=\"{}\">{}</text>", html_escape(row.verdict), NameW + SW + 10,
+                       g(y + 12.5), html_escape(row.value_text));
+      continue;
+    }
+    {
       s += fmt::format("<rect class=\"bf\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", NameW, g(by), SW, g(bh));
       const double f0 = px(row.fail_lo, NameW), f1 = px(row.fail_hi, NameW + SW);
       // A band narrower than a few pixels (an exact count) still shows where it is.

@@ -17,7 +17,7 @@ namespace {
 
 struct Side {
   std::vector<const RecordedRun*> runs;
-  std::string unit, verdict;
+  std::string unit, verdict, kind;
 };
 
 std::map<std::string, Side> by_probe(const std::vector<RecordedRun>& runs) {
@@ -27,6 +27,7 @@ std::map<std::string, Side> by_probe(const std::vector<RecordedRun>& runs) {
     s.runs.push_back(&r);
     s.unit = r.measurement.unit;
     s.verdict = r.verdict;
+    if (!r.expected_kind.empty()) s.kind = r.expected_kind;
   }
   return out;
 }
@@ -139,6 +140,30 @@ Judgement judge(const Spread& b, const Spread& c, bool exact, double threshold) 
   return diff > std::max(b.noise, c.noise) + tol ? Judgement::Moved : Judgement::Ambiguous;
 }
 
+const char* to_string(Direction d) {
+  switch (d) {
+    case Direction::higher_is_better: return "higher_is_better";
+    case Direction::lower_is_better: return "lower_is_better";
+    default: return "two_sided";
+  }
+}
+
+Direction direction_of(const std::string& probe, const std::string& kind) {
+  if (kind == "min" || kind == "fraction_of_peak") return Direction::higher_is_better;
+  if (kind == "max") return Direction::lower_is_better;
+  if (kind == "exact") return Direction::two_sided;
+  if (probe.rfind("latency.", 0) == 0) return Direction::lower_is_better;
+  return Direction::two_sided;
+}
+
+std::string ProbeDelta::change() const {
+  if (judgement != Judgement::Moved) return to_string(judgement);
+  const bool comparable = !unit_changed && candidate != baseline;
+  if (direction == Direction::two_sided || !comparable) return "MOVED";
+  const bool up = candidate > baseline;
+  return up == (direction == Direction::higher_is_better) ? "BETTER" : "WORSE";
+}
+
 int RunComparison::moved_count() const {
   return static_cast<int>(std::count_if(probes.begin(), probes.end(), [](const ProbeDelta& d) { return d.moved; }));
 }
@@ -176,6 +201,9 @@ RunComparison compare_runs(const std::vector<RecordedRun>& baseline, const std::
     d.candidate_verdict = c.verdict;
     d.judgement = b.unit != c.unit ? Judgement::Moved  // the probe itself changed
                                    : judge(sb, sc, d.unit == "mismatches", threshold);
+    // The candidate's entry decides, as its verdict does; the baseline's where it has none.
+    d.direction = direction_of(probe, c.kind.empty() ? b.kind : c.kind);
+    d.unit_changed = b.unit != c.unit;  // values in two units cannot be ordered
     d.moved = d.judgement == Judgement::Moved;
     // `record` writes "recorded", not a verdict: only two real verdicts can differ.
     d.verdict_changed = b.verdict != c.verdict && b.verdict != "recorded" && c.verdict != "recorded";
@@ -232,8 +260,8 @@ PairedComparison compare_boards(const std::vector<RecordedRun>& baseline, const 
     }
   // Single boards only: a pair's direction would be guessed (A>B with B>A), and a pair
   // with a single board compares unlike things.
-  if (matched.empty() && base.size() == 1 && cand.size() == 1 && base.begin()->second.front().peers.empty() &&
-      cand.begin()->second.front().peers.empty()) {
+  if (pairing.pair_single_boards && matched.empty() && base.size() == 1 && cand.size() == 1 &&
+      base.begin()->second.front().peers.empty() && cand.begin()->second.front().peers.empty()) {
     matched.emplace_back(base.begin()->first, cand.begin()->first);
     used_b.insert(base.begin()->first);
     used_c.insert(cand.begin()->first);

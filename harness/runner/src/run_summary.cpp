@@ -37,11 +37,21 @@ std::string utf8_prefix(const std::string& s, std::size_t n) {
 
 }  // namespace
 
+std::string result_code(const TestResult& r) {
+  auto starts = [&](const char* prefix) { return r.verdict.reason.rfind(prefix, 0) == 0; };
+  switch (r.verdict.outcome) {
+    case Outcome::skip: return starts(kRunTimeoutPrefix) ? "run_timeout" : "";
+    case Outcome::fail: return starts(kProbeTimeoutPrefix) ? "probe_timeout" : "probe_failed";
+    default: return "";
+  }
+}
+
 std::string exit_meaning(int code) {
   switch (code) {
     case 0: return "ok";
     case 1: return "failed";
     case 2: return "unusable";
+    case 3: return "busy";
     case 77: return "nothing_judged";
     default: return fmt::format("exit {}", code);
   }
@@ -55,7 +65,7 @@ json run_summary_json(const RunOutcome& o) {
   json totals = zero_counts();
   json gpus = json::array();
   json non_pass = json::array();
-  int unopened = 0;
+  int unopened = 0, not_run = 0;
   for (const GpuRun& g : o.gpus) {
     json gpu = {{"index", g.index}};
     if (g.device) {
@@ -78,13 +88,15 @@ json run_summary_json(const RunOutcome& o) {
       count(counts, v);
       auto [it, added] = groups.try_emplace(probe_group(probe_id(r)), zero_counts());
       count(it->second, v);
-      if (v != Outcome::pass)
-        non_pass.push_back({{"gpu_index", g.index},
-                            {"gpu_uuid", g.device ? g.device->uuid : std::string()},
-                            {"probe", probe_id(r)},
-                            {"group", probe_group(probe_id(r))},
-                            {"verdict", outcome_name(v)},
-                            {"reason", r.verdict.reason}});
+      if (v != Outcome::pass) {
+        json entry = {{"gpu_index", g.index},       {"gpu_uuid", g.device ? g.device->uuid : std::string()},
+                      {"probe", probe_id(r)},       {"group", probe_group(probe_id(r))},
+                      {"verdict", outcome_name(v)}, {"reason", r.verdict.reason}};
+        const std::string code = result_code(r);
+        if (!code.empty()) entry["code"] = code;
+        if (code == "run_timeout") ++not_run;
+        non_pass.push_back(std::move(entry));
+      }
     }
     gpu["counts"] = counts;
     gpu["groups"] = json(groups);
@@ -115,6 +127,7 @@ json run_summary_json(const RunOutcome& o) {
           {"gpus_unopened", unopened},
           {"gpus", gpus},
           {"non_pass", non_pass}};
+  if (o.timeout_s) summary["timeout"] = {{"seconds", *o.timeout_s}, {"expired", not_run > 0}, {"not_run", not_run}};
   if (o.error) {
     const RunErrorClass& c = run_error_class(o.error->code);
     summary["error"] = {{"code", c.code}, {"severity", c.severity}, {"message", o.error->message},
@@ -127,10 +140,14 @@ std::string termination_message(const RunOutcome& o, std::size_t max_bytes) {
   const json s = run_summary_json(o);
   const json& t = s.at("totals");
   std::string out = fmt::format(
-      "gpuconform {} (exit {}): {} pass, {} warn, {} fail, {} skip on {} GPU(s){}; run {}\n",
+      "gpuconform {} (exit {}): {} pass, {} warn, {} fail, {} skip on {} GPU(s){}{}; run {}\n",
       s.at("result").get<std::string>(), o.exit_code, t.at("pass").get<int>(), t.at("warn").get<int>(),
       t.at("fail").get<int>(), t.at("skip").get<int>(), o.gpus.size(),
       s.at("gpus_unopened").get<int>() ? fmt::format(", {} not opened", s.at("gpus_unopened").get<int>()) : "",
+      s.contains("timeout") && s["timeout"].at("expired").get<bool>()
+          ? fmt::format(", {} not run (--timeout {:g} s expired)", s["timeout"].at("not_run").get<int>(),
+                        s["timeout"].at("seconds").get<double>())
+          : "",
       o.run.run_id);
   if (o.error) {  // line 2, whole (up to a quarter of the log): the one reason a run that could not run has
     const RunErrorClass& c = run_error_class(o.error->code);

@@ -154,7 +154,11 @@ OpenedGpu open_gpu(int index, const std::vector<const Probe*>& probes, const Run
   OpenedGpu gpu;
   gpu.index = index;
   std::string error;
-  gpu.device = describe_device(config.worker, worker_arguments(base_worker_args(index, config)), error);
+  double limit = kWorkerStartLimitS;
+  if (config.deadline)  // a run with --timeout does not wait past it for a GPU to open
+    limit = std::clamp(std::chrono::duration<double>(*config.deadline - WorkerProcess::Clock::now()).count(), 1.0,
+                       kWorkerStartLimitS);
+  gpu.device = describe_device(config.worker, worker_arguments(base_worker_args(index, config)), error, limit);
   if (!gpu.device) {
     gpu.open_error = fmt::format("GPU {} could not be opened: {}", index, error);
     return gpu;
@@ -243,6 +247,16 @@ void run_probe_passes(const OpenedGpu& gpu, const std::vector<const Probe*>& pro
     TestResult r;
     r.probe = by_id[id];
     r.verdict = {Outcome::fail, reason};
+    r.seconds = seconds;
+    r.peers = peers;
+    if (const Expectation* e = expectations.find(id)) r.expectation = *e;
+    deliver(r, record_json(r, device));
+  };
+  supervision.run_deadline = config.deadline;
+  supervision.skipped = [&](const std::string& id, const std::string& reason, double seconds) {
+    TestResult r;
+    r.probe = by_id[id];
+    r.verdict = {Outcome::skip, reason};
     r.seconds = seconds;
     r.peers = peers;
     if (const Expectation* e = expectations.find(id)) r.expectation = *e;

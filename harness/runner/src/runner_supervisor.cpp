@@ -22,6 +22,30 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 std::string seconds_text(double s) { return fmt::format("{:g}", s); }
 
+bool deadline_passed(const ProbeSupervision& hooks) {
+  return hooks.run_deadline && Clock::now() >= *hooks.run_deadline;
+}
+
+// The earlier of `t` and the run's deadline.
+Clock::time_point bounded(Clock::time_point t, const ProbeSupervision& hooks) {
+  return hooks.run_deadline ? std::min(t, *hooks.run_deadline) : t;
+}
+
+void report_skipped(const ProbeSupervision& hooks, const std::string& probe, const std::string& why, double seconds) {
+  const std::string reason = kRunTimeoutPrefix + why;
+  if (hooks.skipped)
+    hooks.skipped(probe, reason, seconds);
+  else
+    hooks.failed(probe, reason, seconds);
+}
+
+// Every pending probe skipped: the run's deadline expired before it started.
+void skip_pending(std::deque<std::string>& pending, const ProbeSupervision& hooks) {
+  for (const std::string& id : pending)
+    report_skipped(hooks, id, "not run: the run's deadline (--timeout) expired before it started", 0);
+  pending.clear();
+}
+
 // One worker's life: runs the front of `pending` until it ends. Returns false
 // when no further worker should be started (every remaining probe has failed).
 // `earlier`: the pids of this GPU's earlier workers. A killed worker's context can
@@ -53,7 +77,7 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
   std::optional<std::string> current;  // the probe running now
   Clock::time_point started{};
   double limit = hooks.start_limit_s;
-  Clock::time_point deadline = after(limit);
+  Clock::time_point deadline = bounded(after(limit), hooks);
   bool started_any = false;
   for (;;) {
     WorkerEvent event;
@@ -75,6 +99,19 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
     if (read == WorkerProcess::Read::timeout) {
       worker->kill();
       worker->wait();
+      if (deadline_passed(hooks) && !(current && since(started) >= limit)) {
+        // The run's deadline, not the probe's own limit: the running probe is stopped
+        // and skipped with the rest.
+        if (current) {
+          report_skipped(hooks, *current,
+                         fmt::format("stopped after {:.1f} s: the run's deadline (--timeout) expired while it ran",
+                                     since(started)),
+                         since(started));
+          pending.erase(std::find(pending.begin(), pending.end(), *current));
+        }
+        skip_pending(pending, hooks);
+        return false;
+      }
       if (current) {
         hooks.failed(*current,
                      fmt::format("timed out after {} s; the worker process was killed and the remaining probes "
@@ -113,7 +150,7 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
         started_any = true;
         started = Clock::now();
         limit = hooks.time_limit(event.probe);
-        deadline = after(limit);
+        deadline = bounded(after(limit), hooks);
         if (hooks.started) hooks.started(event.probe);
         break;
       case WorkerEventKind::finished: {
@@ -123,7 +160,7 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
         hooks.finished(event.probe, event.record);
         current.reset();
         limit = hooks.start_limit_s;
-        deadline = after(limit);
+        deadline = bounded(after(limit), hooks);
         break;
       }
       case WorkerEventKind::fatal:
@@ -148,8 +185,13 @@ void supervise_probes(const WorkerCommand& command, const std::vector<std::strin
                       const std::vector<std::string>& probes, const ProbeSupervision& hooks) {
   std::deque<std::string> pending(probes.begin(), probes.end());
   std::vector<pid_t> earlier;
-  while (!pending.empty())
+  while (!pending.empty()) {
+    if (deadline_passed(hooks)) {
+      skip_pending(pending, hooks);
+      break;
+    }
     if (!run_one_worker(command, args, pending, hooks, earlier)) break;
+  }
 }
 
 std::optional<DeviceInfo> describe_device(const WorkerCommand& command, const std::vector<std::string>& args,

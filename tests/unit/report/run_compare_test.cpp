@@ -173,10 +173,41 @@ TEST(ComparePairing, ExplicitPairsByPrefixAndByIndex) {
   EXPECT_THROW(compare_boards(before, after, 0.02, unknown), std::invalid_argument);
 }
 
-TEST(ComparePairing, TwoSingleBoardRecordsPairEvenWithDifferentUuids) {
-  const PairedComparison p = compare_boards({sampled("GPU-x", kQuiet)}, {sampled("GPU-y", kRaised)}, 0.02, {});
+// Two records of different single boards are not paired by themselves (compare refuses
+// them unless --pair or --by-index says so); the report's --baseline asks for it.
+TEST(ComparePairing, TwoSingleBoardRecordsPairOnlyWhenAskedTo) {
+  const PairedComparison refused = compare_boards({sampled("GPU-x", kQuiet)}, {sampled("GPU-y", kRaised)}, 0.02, {});
+  EXPECT_TRUE(refused.pairs.empty());
+  EXPECT_EQ(refused.only_baseline_gpus, std::vector<std::string>{"GPU-x"});
+  EXPECT_EQ(refused.only_candidate_gpus, std::vector<std::string>{"GPU-y"});
+  Pairing single;
+  single.pair_single_boards = true;
+  const PairedComparison p = compare_boards({sampled("GPU-x", kQuiet)}, {sampled("GPU-y", kRaised)}, 0.02, single);
   ASSERT_EQ(p.pairs.size(), 1u);
   EXPECT_EQ(p.moved_count(), 1);
+}
+
+// BETTER / WORSE from the entry's direction; MOVED for a two-sided band or a new unit.
+TEST(CompareDirection, FromTheEntrysKind) {
+  EXPECT_EQ(direction_of("throughput.hbm.read", "fraction_of_peak"), Direction::higher_is_better);
+  EXPECT_EQ(direction_of("health.pcie.link", "min"), Direction::higher_is_better);
+  EXPECT_EQ(direction_of("health.ecc.uncorrected", "max"), Direction::lower_is_better);
+  EXPECT_EQ(direction_of("latency.mem.l2_hit", "band"), Direction::lower_is_better);
+  EXPECT_EQ(direction_of("latency.mem.l2_hit", ""), Direction::lower_is_better);
+  EXPECT_EQ(direction_of("topology.sm.count", "band"), Direction::two_sided);
+  EXPECT_EQ(direction_of("numeric.mma_sync.x", "exact"), Direction::two_sided);
+  std::vector<RecordedRun> before = {sampled("GPU-x", kQuiet)}, after = {sampled("GPU-x", kRaised)};
+  before[0].expected_kind = after[0].expected_kind = "fraction_of_peak";
+  const RunComparison up = compare_runs(before, after, 0.02);
+  ASSERT_EQ(up.probes.size(), 1u);
+  ASSERT_TRUE(up.probes[0].moved);
+  EXPECT_EQ(up.probes[0].change(), "BETTER");
+  EXPECT_EQ(compare_runs(after, before, 0.02).probes[0].change(), "WORSE");
+  before[0].expected_kind = after[0].expected_kind = "max";
+  EXPECT_EQ(compare_runs(before, after, 0.02).probes[0].change(), "WORSE");
+  before[0].expected_kind = after[0].expected_kind = "band";
+  EXPECT_EQ(compare_runs(before, after, 0.02).probes[0].change(), "MOVED");
+  EXPECT_EQ(compare_runs(before, before, 0.02).probes[0].change(), "SAME");
 }
 
 // The unit of a pair result is the ordered pair of boards: A>B compares with A>B, and

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -17,6 +18,7 @@
 #include "gpuconform/run_header.hpp"
 #include "gpuconform/run_record_reader.hpp"
 #include "gpuconform/run_summary.hpp"
+#include "json_schema_check.hpp"
 
 namespace gpuconform {
 namespace {
@@ -103,7 +105,8 @@ TEST(RunSummary, ProbeGroupIsTheFirstTwoFields) {
   EXPECT_EQ(probe_group("latency.alu"), "latency.alu");
   EXPECT_EQ(probe_group("odd"), "odd");
   EXPECT_EQ(exit_meaning(77), "nothing_judged");
-  EXPECT_EQ(exit_meaning(3), "exit 3");
+  EXPECT_EQ(exit_meaning(3), "busy");
+  EXPECT_EQ(exit_meaning(4), "exit 4");
 }
 
 TEST(TerminationMessage, TotalsFirstThenFailsAndWarns) {
@@ -138,18 +141,28 @@ TEST(TerminationMessage, StaysWithinTheKubeletLimitAndSaysWhatWasLeftOut) {
 TEST(PrometheusTextfile, HasTheRunAndProbeSeries) {
   const std::string t = prometheus_textfile(sample_outcome());
   EXPECT_NE(t.find("gpuconform_run_exit_code 1\n"), std::string::npos) << t;
-  EXPECT_NE(t.find("gpuconform_run_timestamp_seconds 1795661232\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("gpuconform_last_run_timestamp_seconds 1795661232\n"), std::string::npos) << t;
   EXPECT_NE(t.find("gpuconform_run_duration_seconds 12.500\n"), std::string::npos) << t;
   EXPECT_NE(t.find("gpuconform_tests{verdict=\"fail\"} 1\n"), std::string::npos) << t;
-  EXPECT_NE(t.find("gpuconform_probe_verdict{gpu_uuid=\"GPU-bbbbbbbb-1111\",probe=\"latency.alu.fma.rn.f32\","
-                   "group=\"latency.alu\"} 2\n"),
+  // dcgm-exporter's labels; fail (3) worst, then warn (2), skip (1), pass (0).
+  const std::string gpu1 =
+      "UUID=\"GPU-bbbbbbbb-1111\",gpu=\"1\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"node17\"";
+  const std::string gpu0 =
+      "UUID=\"GPU-aaaaaaaa-0000\",gpu=\"0\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"node17\"";
+  EXPECT_NE(t.find("gpuconform_probe_verdict{" + gpu1 + ",probe=\"latency.alu.fma.rn.f32\",group=\"latency.alu\"} 3\n"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find("gpuconform_probe_verdict{gpu_uuid=\"GPU-aaaaaaaa-0000\",probe=\"numeric.mma_sync.f32.f16\","
-                   "group=\"numeric.mma_sync\"} 3\n"),
+  EXPECT_NE(t.find("gpuconform_probe_verdict{" + gpu1 + ",probe=\"throughput.hbm.read\",group=\"throughput.hbm\"} 2\n"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find("gpuconform_gpu_open_failed{gpu_index=\"2\"} 1\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("gpuconform_probe_verdict{" + gpu0 +
+                   ",probe=\"numeric.mma_sync.f32.f16\",group=\"numeric.mma_sync\"} 1\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("gpuconform_gpu_tests{" + gpu1 + ",verdict=\"fail\"} 1\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("gpuconform_gpu_open_failed{gpu=\"2\",Hostname=\"node17\"} 1\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("gpuconform_run_result{result=\"failed\"} 1\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("gpuconform_run_result{result=\"ok\"} 0\n"), std::string::npos) << t;
   EXPECT_NE(t.find("# TYPE gpuconform_probe_verdict gauge\n"), std::string::npos) << t;
 }
 
@@ -157,11 +170,53 @@ TEST(PrometheusTextfile, RepeatedProbeIsOneSeriesWithItsWorstVerdict) {
   RunOutcome o = sample_outcome();
   o.gpus[0].results.push_back(result(kFma, Outcome::fail, "second run failed"));
   const std::string t = prometheus_textfile(o);
-  const std::string series = "gpuconform_probe_verdict{gpu_uuid=\"GPU-aaaaaaaa-0000\",probe=\"latency.alu.fma.rn.f32\"";
+  const std::string series =
+      "gpuconform_probe_verdict{UUID=\"GPU-aaaaaaaa-0000\",gpu=\"0\",modelName=\"NVIDIA H100 "
+      "80GB HBM3\",Hostname=\"node17\",probe=\"latency.alu.fma.rn.f32\"";
   const std::size_t first = t.find(series);
   ASSERT_NE(first, std::string::npos);
   EXPECT_EQ(t.find(series, first + 1), std::string::npos) << t;
-  EXPECT_NE(t.find(series + ",group=\"latency.alu\"} 2\n"), std::string::npos) << t;
+  EXPECT_NE(t.find(series + ",group=\"latency.alu\"} 3\n"), std::string::npos) << t;
+}
+
+// Nothing that changes from run to run is a label value (a new series every run is what
+// node_exporter's and dcgm-exporter's guides forbid): two runs of one node give the same
+// series, only their values differ.
+TEST(PrometheusTextfile, NoLabelValueChangesFromRunToRun) {
+  RunOutcome a = sample_outcome(), b = sample_outcome();
+  b.run.run_id = "20261126T010101Z-node17";
+  b.started += std::chrono::hours(25);
+  b.finished += std::chrono::hours(25);
+  auto series = [](const std::string& text) {
+    std::vector<std::string> names;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line[0] != '#') names.push_back(line.substr(0, line.rfind(' ')));
+    return names;
+  };
+  EXPECT_EQ(series(prometheus_textfile(a)), series(prometheus_textfile(b)));
+  EXPECT_EQ(prometheus_textfile(b).find("run_id"), std::string::npos);
+  EXPECT_EQ(prometheus_textfile(b).find("20261126T010101Z"), std::string::npos);
+}
+
+// gpuconform_last_success_timestamp_seconds: this run's finish when it exited 0, else the
+// value of the textfile it replaces (0 when there was none), read back from that file.
+TEST(PrometheusTextfile, LastSuccessIsCarriedOverFromThePreviousFile) {
+  RunOutcome ok = sample_outcome();
+  ok.exit_code = 0;
+  const std::string first = prometheus_textfile(ok);
+  EXPECT_NE(first.find("gpuconform_last_success_timestamp_seconds 1795661232\n"), std::string::npos) << first;
+  const fs::path file = fs::temp_directory_path() / ("gpuconform_last_success_" + std::to_string(::getpid()) + ".prom");
+  write_file_atomically(file.string(), first);
+  ASSERT_EQ(read_last_success(file.string()), std::optional<long long>(1795661232));
+  RunOutcome failed = sample_outcome();
+  failed.finished += std::chrono::hours(1);
+  const std::string second = prometheus_textfile(failed, read_last_success(file.string()));
+  EXPECT_NE(second.find("gpuconform_last_success_timestamp_seconds 1795661232\n"), std::string::npos) << second;
+  EXPECT_NE(second.find("gpuconform_last_run_timestamp_seconds 1795664832\n"), std::string::npos) << second;
+  EXPECT_NE(prometheus_textfile(failed).find("gpuconform_last_success_timestamp_seconds 0\n"), std::string::npos);
+  fs::remove(file);
+  EXPECT_EQ(read_last_success(file.string()), std::nullopt);
 }
 
 TEST(PrometheusTextfile, EscapesLabelValues) {
@@ -228,11 +283,83 @@ TEST(RunError, PrometheusHasTheErrorInfoSeries) {
 TEST(RunError, EveryCodeHasASeverityAndANextStepAndAnUnknownOneIsABug) {
   ASSERT_GE(run_error_codes().size(), 6u);
   for (const RunErrorClass& c : run_error_codes()) {
-    EXPECT_TRUE(std::string(c.severity) == "node" || std::string(c.severity) == "invocation") << c.code;
+    const std::string severity = c.severity;
+    EXPECT_TRUE(severity == "node" || severity == "invocation" || severity == "busy") << c.code;
+    EXPECT_EQ(run_error_exit_code(c.code), severity == "busy" ? 3 : 2) << c.code;
     EXPECT_GT(std::string(c.next_step).size(), 10u) << c.code;
     EXPECT_EQ(&run_error_class(c.code), &c);
   }
   EXPECT_THROW(run_error_class("gpu_on_fire"), std::logic_error);
+}
+
+// A busy GPU (gpu_busy.hpp) is exit 3, "busy", with its own severity: a health check
+// skips on it, where exit 2 (node severity) may drain.
+TEST(RunError, GpuBusyIsExitThreeEverywhere) {
+  RunOutcome o = unusable_outcome();
+  o.exit_code = run_error_exit_code("gpu_busy");
+  o.error = RunError{"gpu_busy", "GPU in use by others: GPU 0 (GPU-fake): 1 other compute process(es): pid 4242"};
+  EXPECT_EQ(o.exit_code, 3);
+  const nlohmann::json s = run_summary_json(o);
+  EXPECT_EQ(s["result"], "busy");
+  EXPECT_EQ(s["error"]["code"], "gpu_busy");
+  EXPECT_EQ(s["error"]["severity"], "busy");
+  const std::string t = termination_message(o);
+  EXPECT_EQ(t.rfind("gpuconform busy (exit 3)", 0), 0u) << t;
+  EXPECT_NE(t.find("\nerror gpu_busy (busy): GPU in use by others"), std::string::npos) << t;
+  const std::string p = prometheus_textfile(o);
+  EXPECT_NE(p.find("gpuconform_run_error_info{code=\"gpu_busy\",severity=\"busy\"} 1\n"), std::string::npos) << p;
+  EXPECT_EQ(run_error_exit_code("no_gpu"), 2);
+}
+
+// run --timeout: the results the deadline left unrun carry the code run_timeout, a probe
+// past its own limit probe_timeout, any other failure probe_failed; summary.json's
+// "timeout" says whether it expired and how much did not run, as does the first line of
+// the termination log.
+TEST(RunTimeout, CodesAndTheTimeoutObject) {
+  const std::string skipped = std::string(kRunTimeoutPrefix) + "not run: the run's deadline (--timeout) expired";
+  RunOutcome o = sample_outcome();
+  o.gpus = {
+      gpu(0, "GPU-aaaa",
+          {result(kFma, Outcome::pass), result(kHbm, Outcome::skip, skipped), result(kMma, Outcome::skip, skipped)}),
+      gpu(1, "GPU-bbbb",
+          {result(kFma, Outcome::fail, "timed out after 60 s; the worker ..."),
+           result(kHbm, Outcome::fail, "measured 0.5, expected >= 0.9"),
+           result(kMma, Outcome::skip, "no expectation for this GPU")})};
+  o.timeout_s = 25;
+  const nlohmann::json s = run_summary_json(o);
+  std::map<std::string, std::string> codes;
+  for (const auto& n : s["non_pass"])
+    codes[std::to_string(n["gpu_index"].get<int>()) + " " + n["probe"].get<std::string>()] = n.value("code", "");
+  EXPECT_EQ(codes["0 throughput.hbm.read"], "run_timeout");
+  EXPECT_EQ(codes["0 numeric.mma_sync.f32.f16"], "run_timeout");
+  EXPECT_EQ(codes["1 latency.alu.fma.rn.f32"], "probe_timeout");
+  EXPECT_EQ(codes["1 throughput.hbm.read"], "probe_failed");
+  EXPECT_EQ(codes["1 numeric.mma_sync.f32.f16"], "") << "an ordinary skip has no code";
+  EXPECT_EQ(s["timeout"], (nlohmann::json{{"seconds", 25.0}, {"expired", true}, {"not_run", 2}}));
+  const std::string t = termination_message(o);
+  EXPECT_NE(t.substr(0, t.find('\n')).find(", 2 not run (--timeout 25 s expired)"), std::string::npos) << t;
+  o.timeout_s.reset();
+  EXPECT_FALSE(run_summary_json(o).contains("timeout"));
+}
+
+// The new fields (a busy run's error, the timeout object, the result codes) are in the
+// summary's schema, and a wrong value is caught.
+TEST(RunTimeout, BusyAndTimeoutSummariesFollowTheSchema) {
+  const test::SchemaCheck schema =
+      test::SchemaCheck::from_file(std::string(GPUCONFORM_TEST_SCHEMA_DIR) + "/summary.schema.json");
+  RunOutcome busy = unusable_outcome();
+  busy.exit_code = 3;
+  busy.error = RunError{"gpu_busy", "GPU in use by others: GPU 0: compute mode EXCLUSIVE_PROCESS"};
+  nlohmann::json s = run_summary_json(busy);
+  EXPECT_TRUE(schema.errors(s).empty()) << s.dump(2);
+  RunOutcome timed = sample_outcome();
+  timed.gpus[0].results.push_back(
+      result(kMma, Outcome::skip, std::string(kRunTimeoutPrefix) + "not run: the run's deadline expired"));
+  timed.timeout_s = 25;
+  s = run_summary_json(timed);
+  EXPECT_TRUE(schema.errors(s).empty()) << s.dump(2);
+  s["non_pass"][0]["code"] = "probe_exploded";
+  EXPECT_FALSE(schema.errors(s).empty());
 }
 
 TEST(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {

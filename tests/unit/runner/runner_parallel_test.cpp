@@ -237,3 +237,37 @@ TEST_F(RunGpus, LongRunsEveryProbeRepeatedlyAndRecordsTheSpread) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// run --timeout across GPUs: GPU 2's probe hangs past the run's deadline; every GPU keeps
+// the verdicts it had, what the deadline left is a skip whose reason says so, in the
+// results and in the record, and the run ends at the deadline, not at the probe limit.
+TEST_F(RunGpus, TheRunsDeadlineSkipsWhatItLeftOnEveryGpu) {
+  config_.probe_timeout_s = 60;
+  const std::vector<Probe> probes = {fake("fake.pass"), fake("fake.board"), fake("fake.value")};
+  const auto opened = open_gpus({0, 2}, ptrs(probes), config_);
+  config_.deadline = WorkerProcess::Clock::now() + std::chrono::seconds(4);
+  const auto start = std::chrono::steady_clock::now();
+  const auto runs = run_gpus(opened, config_);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(took, 20) << "the 60 s probe limit was waited for";
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[1].results.size(), 3u);
+  EXPECT_EQ(runs[1].results[0].verdict.outcome, Outcome::pass);
+  for (int i : {1, 2}) {
+    EXPECT_EQ(runs[1].results[i].verdict.outcome, Outcome::skip) << i;
+    EXPECT_EQ(runs[1].results[i].verdict.reason.rfind(kRunTimeoutPrefix, 0), 0u) << runs[1].results[i].verdict.reason;
+  }
+  ASSERT_EQ(runs[0].results.size(), 3u);
+  EXPECT_EQ(runs[0].results[1].verdict.outcome, Outcome::pass) << "GPU 0's fake.board does not hang";
+  int skipped_lines = 0;
+  for (const nlohmann::json& line : record())
+    if (line.value("verdict", "") == "skip" && line.value("reason", "").rfind(kRunTimeoutPrefix, 0) == 0)
+      ++skipped_lines;
+  EXPECT_GE(skipped_lines, 2);
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -215,3 +215,69 @@ TEST_F(RunGpu, AGpuThatCannotBeOpenedIsAFailureOfThatGpu) {
 
 }  // namespace
 }  // namespace gpuconform
+
+namespace gpuconform {
+namespace {
+
+// The run's deadline (run --timeout): what ran keeps its verdict; the probe running at the
+// deadline and every probe after it are skipped with a "run timeout: " reason, long before
+// their own limits.
+TEST(RunnerSupervisorDeadline, ProbesLeftAtTheDeadlineAreSkippedWithTheReason) {
+  std::vector<Seen> out;
+  ProbeSupervision hooks;
+  hooks.time_limit = [](const std::string&) { return 30.0; };
+  hooks.finished = [&](const std::string& id, const nlohmann::json& r) { out.push_back({id, r["verdict"], ""}); };
+  hooks.failed = [&](const std::string& id, const std::string& reason, double) { out.push_back({id, "fail", reason}); };
+  hooks.skipped = [&](const std::string& id, const std::string& reason, double) {
+    out.push_back({id, "skip", reason});
+  };
+  hooks.run_deadline = WorkerProcess::Clock::now() + std::chrono::milliseconds(1500);
+  const auto start = std::chrono::steady_clock::now();
+  supervise_probes(fake_worker(), {}, {"fake.pass", "fake.hang", "fake.pass", "fake.fail"}, hooks);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[0].verdict, "pass");
+  EXPECT_EQ(out[1].verdict, "skip");
+  EXPECT_EQ(out[1].reason.rfind(kRunTimeoutPrefix, 0), 0u) << out[1].reason;
+  EXPECT_TRUE(contains(out[1].reason, "expired while it ran")) << out[1].reason;
+  for (int i : {2, 3}) {
+    EXPECT_EQ(out[i].verdict, "skip") << out[i].probe;
+    EXPECT_TRUE(contains(out[i].reason, "expired before it started")) << out[i].reason;
+  }
+  EXPECT_LT(took, 10) << "the 30 s probe limit must not be waited for";
+}
+
+TEST(RunnerSupervisorDeadline, AnExpiredDeadlineStartsNoWorker) {
+  std::vector<Seen> out;
+  ProbeSupervision hooks;
+  hooks.time_limit = [](const std::string&) { return 30.0; };
+  hooks.finished = [&](const std::string& id, const nlohmann::json& r) { out.push_back({id, r["verdict"], ""}); };
+  hooks.failed = [&](const std::string& id, const std::string& reason, double) { out.push_back({id, "fail", reason}); };
+  hooks.skipped = [&](const std::string& id, const std::string& reason, double) {
+    out.push_back({id, "skip", reason});
+  };
+  hooks.run_deadline = WorkerProcess::Clock::now() - std::chrono::seconds(1);
+  supervise_probes(WorkerCommand{"/nonexistent/worker", {}}, {}, {"fake.pass", "fake.pass"}, hooks);
+  ASSERT_EQ(out.size(), 2u);
+  for (const Seen& s : out) EXPECT_EQ(s.verdict, "skip") << s.reason;
+}
+
+TEST(RunnerSupervisorDeadline, AProbePastItsOwnLimitStillFails) {
+  std::vector<Seen> out;
+  ProbeSupervision hooks;
+  hooks.time_limit = [](const std::string&) { return 0.5; };
+  hooks.finished = [&](const std::string& id, const nlohmann::json& r) { out.push_back({id, r["verdict"], ""}); };
+  hooks.failed = [&](const std::string& id, const std::string& reason, double) { out.push_back({id, "fail", reason}); };
+  hooks.skipped = [&](const std::string& id, const std::string& reason, double) {
+    out.push_back({id, "skip", reason});
+  };
+  hooks.run_deadline = WorkerProcess::Clock::now() + std::chrono::seconds(20);
+  supervise_probes(fake_worker(), {}, {"fake.hang", "fake.pass"}, hooks);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].verdict, "fail");
+  EXPECT_EQ(out[0].reason.rfind(kProbeTimeoutPrefix, 0), 0u) << out[0].reason;
+  EXPECT_EQ(out[1].verdict, "pass");
+}
+
+}  // namespace
+}  // namespace gpuconform

@@ -34,6 +34,7 @@ struct RecordedRun {
   std::string gpu_name, driver, suite_commit;
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
+  std::string expected_kind;      // the entry's kind ("band", "min", "fraction_of_peak", ...); "" without one
   std::optional<double> seconds;  // wall seconds the probe took, when the line says
   Measurement measurement;
 };

@@ -34,6 +34,14 @@ Spread spread_of(const std::vector<const RecordedRun*>& runs);
 constexpr int kMinSamplesForNoise = 3;
 Judgement judge(const Spread& baseline, const Spread& candidate, bool exact, double threshold);
 
+// Which way is better for a probe, from its expectation's kind: a limit from below
+// ("min", "fraction_of_peak") wants more, one from above ("max") less, and a latency
+// (any `latency.*` probe, whose entries are two-sided bands) less too. Any other entry,
+// a two-sided band or an exact value, has no better side: a move is just MOVED.
+enum class Direction { two_sided, higher_is_better, lower_is_better };
+const char* to_string(Direction d);  // "two_sided", "higher_is_better", "lower_is_better"
+Direction direction_of(const std::string& probe, const std::string& expected_kind);
+
 struct ProbeDelta {
   std::string probe, unit;
   double baseline = 0, candidate = 0;  // median over the runs of each side
@@ -42,7 +50,12 @@ struct ProbeDelta {
   double relative = 0;                 // (candidate - baseline) / |baseline|; 0 when both are 0
   std::string baseline_verdict, candidate_verdict;  // of the last run of each side
   Judgement judgement = Judgement::Same;
+  Direction direction = Direction::two_sided;
+  bool unit_changed = false;
   bool moved = false;  // judgement == Moved
+  // SAME, AMBIGUOUS, or for a move BETTER / WORSE by `direction` (MOVED when two-sided, or
+  // when the unit changed and the values cannot be ordered).
+  std::string change() const;
   bool verdict_changed = false;
 };
 
@@ -64,6 +77,10 @@ struct Pairing {
   // as a peer (with B=A and D=C, the pair result B>D compares with A>C).
   std::vector<std::pair<std::string, std::string>> explicit_pairs;
   bool by_index = false;  // pair by CUDA device index (of device and peers) instead of UUID
+  // Pair a record of one board with a record of another single board when nothing else
+  // pairs them. Off for `compare` (two different boards are compared only when the user
+  // says so: --pair, --by-index); the report's --baseline turns it on.
+  bool pair_single_boards = false;
 };
 
 struct BoardPair {
@@ -80,9 +97,8 @@ struct PairedComparison {
 
 // Pairs boards: explicit pairs first, then the rest by UUID (or by device index). A pair
 // result's unit ("A>B") pairs only with the same boards in the same roles: A>B with A>B,
-// never with A alone or with B>A. When each side holds exactly one board (and no pair
-// result) and nothing else paired them, they are paired, so that two single-board
-// records (two boards, or one board re-enumerated) still compare.
+// never with A alone or with B>A. With pair_single_boards, when each side holds exactly
+// one board (and no pair result) and nothing else paired them, they are paired.
 // Throws std::invalid_argument for a --pair prefix that names no board or several.
 PairedComparison compare_boards(const std::vector<RecordedRun>& baseline, const std::vector<RecordedRun>& candidate,
                                 double threshold, const Pairing& pairing);

@@ -7,13 +7,15 @@
 //   1  a test failed, or a GPU could not be opened (that GPU failed)
 //   2  could not run at all (no GPU, an invalid file, a filter matching no probe):
 //      decided before anything is judged, so not computed here
+//   3  a GPU of the run is in use by others (run error gpu_busy, gpu_busy.hpp): nothing
+//      was run; a health check skips rather than drains. Decided before any probe.
 //   77 nothing was judged: every selected probe skipped (e.g. no expectation
 //      file for this architecture); never green, never red
 #include <cstddef>
 
 namespace gpuconform {
 
-enum class RunExit : int { ok = 0, failed = 1, unusable = 2, nothing_judged = 77 };
+enum class RunExit : int { ok = 0, failed = 1, unusable = 2, busy = 3, nothing_judged = 77 };
 
 struct RunTally {
   std::size_t passed = 0, failed = 0, warned = 0, skipped = 0;

@@ -17,9 +17,13 @@ struct RunError {
 
 struct RunErrorClass {
   const char* code;
-  const char* severity;   // "node": the node cannot run the suite; "invocation": fix the command or files
+  const char* severity;   // "node": the node cannot run the suite; "invocation": fix the command or files;
+                          // "busy": someone else's work holds the GPU (exit 3, gpu_busy.hpp)
   const char* next_step;  // one sentence
 };
+
+// The exit code that goes with `code`: 3 for gpu_busy, 2 for every other.
+int run_error_exit_code(const std::string& code);
 
 // Every code a run can report, in the order docs/running.md lists them.
 const std::vector<RunErrorClass>& run_error_codes();

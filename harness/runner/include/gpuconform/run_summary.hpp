@@ -28,7 +28,14 @@ struct RunOutcome {
   std::vector<std::string> junit_paths;  // one per opened GPU, or one for all
   std::string summary_path;              // "" when none is written
   std::optional<RunError> error;         // why it could not run (exit 2), run_error.hpp
+  std::optional<double> timeout_s;       // the run's deadline (--timeout), when given
 };
+
+// The stable code of a result that is not a pass, for machines (summary.json non_pass
+// "code"): "run_timeout" (skipped: the run's --timeout expired before or while it ran),
+// "probe_timeout" (failed: it outlived its own time limit), "probe_failed" (any other
+// failure); "" for a warn or another skip.
+std::string result_code(const TestResult& result);
 
 // "ok", "failed", "unusable", "nothing_judged", or "exit N" for any other code.
 std::string exit_meaning(int exit_code);

@@ -41,6 +41,13 @@ double probe_time_limit(const Expectation* expectation, std::optional<double> ov
 // (CUDA context creation and teardown, loading expectations).
 constexpr double kWorkerStartLimitS = 120;
 
+// The whole run's deadline (`run --timeout S`): a probe not started when it expires is
+// skipped, and one still running then is stopped and skipped, each with a reason that
+// starts with kRunTimeoutPrefix (summary.json gives them the code run_timeout). A probe
+// past its own time limit still fails ("timed out after N s": code probe_timeout).
+inline constexpr const char* kRunTimeoutPrefix = "run timeout: ";
+inline constexpr const char* kProbeTimeoutPrefix = "timed out after ";
+
 // Exit codes of a worker process.
 constexpr int kWorkerExitDone = 0;
 constexpr int kWorkerExitContextLost = 3;  // a probe left a sticky CUDA error
@@ -60,6 +67,10 @@ struct ProbeSupervision {
   // The runner judged the probe itself: timed out, the worker died, not run.
   std::function<void(const std::string& probe, const std::string& reason, double seconds)> failed;
   double start_limit_s = kWorkerStartLimitS;
+  // The run's deadline (optional): probes not started by then, and the one running then,
+  // are passed to `skipped` with a kRunTimeoutPrefix reason (to `failed` when unset).
+  std::optional<WorkerProcess::Clock::time_point> run_deadline;
+  std::function<void(const std::string& probe, const std::string& reason, double seconds)> skipped;
 };
 
 // Runs `probes` in order through workers started as `command` + `args` +
@@ -92,6 +103,9 @@ struct RunnerConfig {
   int repeats = 1;                    // passes over the selection (--level long)
   std::optional<double> probe_timeout_s;  // overrides every probe's limit
   std::string record_path;            // run record (JSON lines, appended); "" for none
+  // The whole run's deadline (--timeout): see kRunTimeoutPrefix. Opening a GPU is bounded
+  // by it too.
+  std::optional<WorkerProcess::Clock::time_point> deadline;
 };
 
 // `/proc/self/exe worker`: the running binary's hidden worker subcommand.
