@@ -6,23 +6,16 @@
 // GPU may drop its link to 2.5 GT/s); the record notes current and maximum.
 // Packet headers make the peak unreachable (about 0.8-0.9 of it is typical):
 // the expectation is the fraction measured on real boards.
-// The GPUs of a node share the host's memory and root complex: on a 2 x H200 node one GPU's
-// host-to-device copies read 0.853 of the link while the other GPU's copies overlapped them
-// in time, 0.876-0.879 in the four runs where they did not (2026-11-26). The host-link
-// probes of all GPUs (run workers and test processes alike) therefore take turns, under
-// one machine-wide lock.
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <functional>
 
 #include "common/pcie_link.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
-#include "gpuconform/gpu_lock.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/stats.hpp"
 #include "gpuconform/throughput.hpp"
@@ -60,14 +53,7 @@ Measurement measure_pcie(const ProbeContext& ctx) {
   // The peak is read after warm-up copies have trained the link up: measure
   // once to find it, then attach it.
   ThroughputOptions options = throughput_options(ctx);
-  const auto wait_start = std::chrono::steady_clock::now();
-  bool waited = false;
-  const GpuLock host_link(host_link_lock_path(), [&] { waited = true; });
-  const double waited_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wait_start).count();
   Measurement m = measure_throughput(ctx, work, launch, options);
-  m.note("host_link_lock",
-         waited ? fmt::format("waited {:.0f} ms for another GPU's host-link probe", waited_ms) : "free");
   // The host can only slow a copy down (other DMA, interrupts, IOMMU misses): in one
   // of nine runs on three H100 hosts most copies ran at 0.56 of the link and the
   // rest at 0.87 (2026-11-25). The link is judged on the faster half of its copies.

@@ -57,6 +57,4 @@ std::string gpu_lock_path(const std::string& uuid) {
   return "/tmp/gpuconform-" + (name.empty() ? "unknown" : name) + ".lock";
 }
 
-std::string host_link_lock_path() { return "/tmp/gpuconform-host-link.lock"; }
-
 }  // namespace gpuconform

@@ -34,8 +34,4 @@ class GpuLock {
 // environment on the machine meets the same lock.
 std::string gpu_lock_path(const std::string& uuid);
 
-// "/tmp/gpuconform-host-link.lock": one per machine, held by a probe whose traffic crosses
-// the host (PCIe copies to and from host memory), so the GPUs of a node take turns there.
-std::string host_link_lock_path();
-
 }  // namespace gpuconform
