@@ -3,15 +3,16 @@
 
 #include <fmt/format.h>
 #include <fnmatch.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
+#include "gpuconform/atomic_file.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/reference/tensor_core_model.hpp"
 #include "gpuconform/run_record.hpp"
@@ -247,8 +248,7 @@ void write_golden_readme(const std::string& dir) {
     }
     return value;
   };
-  const fs::path partial = fs::path(dir) / fmt::format("README.md.{}.partial", ::getpid());
-  std::ofstream md(partial);
+  std::ostringstream md;
   md << "# Golden MMA vectors (" << field("arch") << ")\n\n"
      << "Hardware results of every MMA variant the GPU below runs, one xz vector file per variant\n"
      << "(format: docs/vector-files.md). Written by `gpuconform vectors generate`; check them with\n"
@@ -270,9 +270,7 @@ void write_golden_readme(const std::string& dir) {
     total += std::stoull(h.at("bytes"));
   }
   md << "\nTotal: " << files.size() << " files, " << total << " bytes.\n" << notes;
-  md.close();
-  if (!md) throw std::runtime_error(fmt::format("{}: cannot write README.md", dir));
-  fs::rename(partial, fs::path(dir) / "README.md");  // whole or not at all
+  write_file_atomically((fs::path(dir) / "README.md").string(), md.str());  // whole or not at all
 }
 
 std::vector<GeneratedFile> generate_golden(const DeviceInfo& device, const GenerateOptions& options,

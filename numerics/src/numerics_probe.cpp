@@ -11,11 +11,11 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 
+#include "gpuconform/atomic_file.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_info.hpp"
 #include "gpuconform/run_record.hpp"
@@ -155,16 +155,13 @@ unsigned fit_paths(std::vector<Pending>& paths, const NumericsProbeOptions& opti
 bool write_entries(const NumericsProbeOptions& options, const ProbeIdCheck& known_probe,
                    NumericsProbeReport& report) {
   const ExpectationFile file = numerics_expectations(report.fits, report.facts, known_probe, &report.left_out);
-  const std::string partial = options.out + ".partial";
-  std::ofstream os(partial);
-  os << render_numerics_file(file, report.facts.arch);
-  os.close();
-  if (!os) {
+  try {
+    write_file_atomically(options.out, render_numerics_file(file, report.facts.arch));
+  } catch (const std::exception& e) {
     report.stop = NumericsProbeStop::kWrite;
-    report.error = fmt::format("cannot write {}", options.out);
+    report.error = e.what();
     return false;
   }
-  fs::rename(partial, options.out);
   report.entries_written = file.entries.size();
   return true;
 }

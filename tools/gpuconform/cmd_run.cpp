@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
 
 #include "commands.hpp"
 #include "console.hpp"
 #include "run_display.hpp"
+#include "gpuconform/atomic_file.hpp"
 #include "gpuconform/console_colour.hpp"
 #include "gpuconform/exit_code.hpp"
 #include "gpuconform/gpu_busy.hpp"
@@ -198,7 +198,7 @@ int run(const RunArgs& args, RunOutputs& outputs) {
     tally(totals, gpu.results);
     if (!gpu.repeated.empty()) print_spreads(gpu);
     const std::string junit = outputs.junit_path(gpu.index, runs.size() > 1);
-    std::ofstream(junit) << junit_xml(gpu.results, *gpu.device);
+    write_file_atomically(junit, junit_xml(gpu.results, *gpu.device));  // throws, naming the file, if unwritable
     junit_files.push_back(junit);
     outputs.add(std::move(gpu), junit);
   }
