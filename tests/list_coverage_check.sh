@@ -8,7 +8,9 @@
 #   - --json: per file and family, judged + recorded_only + no_entry + unsupported equals the
 #     family's registered probes, and quick judged <= selected;
 #   - sm_90 judges every latency and numeric probe (but those awaiting their first recording,
-#     listed in a tools/device/*_info_overlay.toml), and every probe quick selects there but
+#     listed in a tools/device/*_info_overlay.toml, and the findings: an sm_90 entry of kind
+#     info whose note begins "recorded, not judged: a finding." records a documented bound
+#     a healthy board exceeds), and every probe quick selects there but
 #     the GPU-to-GPU ones (no p2p entry in the H100 file);
 #   - --arch narrows to one file; an unknown --arch exits 2.
 set -euo pipefail
@@ -37,7 +39,7 @@ for f in "${files[@]}"; do
 done
 
 "$bin" list --coverage --json --expectations "$dir" >"$work/coverage.json" || fail "list --coverage --json exited $?"
-python3 - "$work/coverage.json" "${#files[@]}" "$dir/../tools/device" <<'EOF'
+python3 - "$work/coverage.json" "${#files[@]}" "$dir/../tools/device" "$dir/sm_90.toml" <<'EOF'
 import glob, json, os, re, sys
 d = json.load(open(sys.argv[1]))
 # Probes awaiting their first recording: the ids of the record-only overlays under
@@ -47,6 +49,11 @@ for path in glob.glob(os.path.join(sys.argv[3], "*_info_overlay.toml")):
     for pid in re.findall(r'^\[probe\."([^"]+)"\]', open(path).read(), re.M):
         pending[pid.split(".")[0]] = pending.get(pid.split(".")[0], 0) + 1
         pending_groups.add(".".join(pid.split(".")[:2]))
+# Findings: sm_90 entries recorded, not judged, because a healthy board exceeds the documented bound.
+sm90 = open(sys.argv[4]).read()
+for pid in re.findall(r'^\[probe\."([^"]+)"\]\nkind = "info"\n(?:[a-z_]+ = .*\n)*?note = "recorded, not judged: a finding\.',
+                      sm90, re.M):
+    pending[pid.split(".")[0]] = pending.get(pid.split(".")[0], 0) + 1
 registered = d["registered"]
 assert len(d["files"]) == int(sys.argv[2]), f"{len(d['files'])} files in the JSON, {sys.argv[2]} on disk"
 for f in d["files"]:

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gpuconform/numerics/scalar_arith.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpuconform::numerics {
+namespace {
+
+const char* op_name(ArithOp op) {
+  switch (op) {
+    case ArithOp::add: return "add";
+    case ArithOp::sub: return "sub";
+    case ArithOp::mul: return "mul";
+    case ArithOp::fma: return "fma";
+    case ArithOp::div: return "div";
+    case ArithOp::sqrt: return "sqrt";
+    case ArithOp::rcp: return "rcp";
+  }
+  return "?";
+}
+
+std::vector<ScalarArith> make_table() {
+  std::vector<ScalarArith> t;
+  const struct {
+    const char* name;
+    ref::Rounding r;
+  } modes[] = {
+      {"rn", ref::Rounding::kRNE}, {"rz", ref::Rounding::kRZ}, {"rm", ref::Rounding::kRD}, {"rp", ref::Rounding::kRU}};
+  for (ArithOp op : {ArithOp::add, ArithOp::sub, ArithOp::mul, ArithOp::fma, ArithOp::div, ArithOp::sqrt, ArithOp::rcp})
+    for (const auto& m : modes)
+      for (bool ftz : {false, true}) {
+        const std::string ptx = fmt::format("{}.{}{}.f32", op_name(op), m.name, ftz ? ".ftz" : "");
+        const ref::scalar::Target target =
+            ref::scalar::target_of(ref::kFp32, m.r, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
+                                   ref::scalar::kF32CanonicalNan, false, ftz);
+        t.push_back(ScalarArith{"numeric.scalar." + ptx, ptx, ArithSpec{op, target, target, 1, false}, 75});
+      }
+  // 16-bit forms: .rn only (bf16 has no .ftz); binary ops over all 2^32 operand pairs.
+  const struct {
+    const ref::FloatFormat* f;
+    const char* type;
+    int lanes;
+    bool ftz;
+  } forms[] = {{&ref::kFp16, "f16", 1, false},  {&ref::kFp16, "f16", 1, true},   {&ref::kFp16, "f16x2", 2, false},
+               {&ref::kFp16, "f16x2", 2, true}, {&ref::kBf16, "bf16", 1, false}, {&ref::kBf16, "bf16x2", 2, false}};
+  for (ArithOp op : {ArithOp::add, ArithOp::mul, ArithOp::fma})
+    for (const auto& form : forms) {
+      const std::string ptx = fmt::format("{}.rn{}.{}", op_name(op), form.ftz ? ".ftz" : "", form.type);
+      const ref::scalar::Target target =
+          ref::scalar::target_of(*form.f, ref::Rounding::kRNE, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
+                                 ref::scalar::kF16CanonicalNan, false, form.ftz);
+      const bool bf16 = form.f == &ref::kBf16;
+      t.push_back(ScalarArith{"numeric.scalar." + ptx, ptx,
+                              ArithSpec{op, target, target, form.lanes, op != ArithOp::fma},
+                              bf16 ? (op == ArithOp::fma ? 80 : 90) : 75});
+    }
+  return t;
+}
+
+const char* const kClassNames[kArithClasses] = {"uniform", "boundary", "ties", "specials", "subnormal"};
+const char* const kInputClassNames[ref::scalar::kInputClasses] = {"zero", "subnormal", "normal", "inf", "nan"};
+
+std::string lane_value(const ref::scalar::Target& f, std::uint32_t code) {
+  const ref::scalar::Value v = ref::scalar::decode(f, code);
+  switch (v.cls) {
+    case ref::FpClass::kZero: return v.negative ? "-0" : "+0";
+    case ref::FpClass::kInf: return v.negative ? "-inf" : "+inf";
+    case ref::FpClass::kNaN: return v.negative ? "-nan" : "nan";
+    case ref::FpClass::kFinite: break;
+  }
+  const double x = std::ldexp(static_cast<double>(v.sig), v.exp);
+  return fmt::format("{:.9g}", v.negative ? -x : x);
+}
+
+// "0x3f800000 (1)", or for a two-lane form "0x3c003c01 (1, 1.00097656)".
+std::string operand_text(const ArithSpec& s, std::uint32_t x) {
+  const int digits = s.source.width_bits() * s.lanes / 4;
+  if (s.lanes == 2)
+    return fmt::format("0x{:0{}x} ({}, {})", x, digits, lane_value(s.source, x >> 16),
+                       lane_value(s.source, x & 0xffffu));
+  return fmt::format("0x{:0{}x} ({})", x, digits, lane_value(s.source, x));
+}
+
+}  // namespace
+
+const char* const kArithCitation =
+    "cite:PTX ISA, Floating-Point Instructions: add, sub, mul, fma, div (div.rnd.f32), rcp "
+    "(rcp.rnd.f32) and sqrt (sqrt.rnd.f32) with .rn/.rz/.rm/.rp round as IEEE 754-2019 4.3 directs (to nearest even, "
+    "toward zero, toward -inf, toward +inf), correctly rounded; .ftz flushes subnormal inputs and results to "
+    "sign-preserving zero; docs.nvidia.com/cuda/parallel-thread-execution/#floating-point-instructions";
+
+const char* const kHalfArithCitation =
+    "cite:PTX ISA, Half Precision Floating-Point Instructions: add, mul and fma .rn on .f16, "
+    ".f16x2, .bf16 and .bf16x2 round to nearest even (IEEE 754-2019 4.3), fma computes a * b + c in infinite "
+    "precision and rounds once; .ftz flushes subnormal inputs and results to sign-preserving zero; "
+    "docs.nvidia.com/cuda/parallel-thread-execution/#half-precision-floating-point-instructions";
+
+const std::vector<ScalarArith>& scalar_arith() {
+  static const std::vector<ScalarArith> table = make_table();
+  return table;
+}
+
+const ScalarArith* find_scalar_arith(std::string_view id) {
+  for (const ScalarArith& r : scalar_arith())
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+std::uint64_t ArithScan::mismatches() const {
+  std::uint64_t n = 0;
+  for (std::uint64_t m : mismatches_by_class) n += m;
+  return n;
+}
+
+Measurement arith_measurement(const ScalarArith& row, const ArithScan& scan) {
+  Measurement m;
+  m.unit = "mismatches";
+  m.value = static_cast<double>(scan.mismatches());
+  m.compared = scan.compared;
+  m.note("instruction", row.ptx);
+  const bool f32 = row.spec.source.width_bits() == 32;
+  m.note(
+      "reference",
+      fmt::format("exact: binary64 plus the sign of its error-free remainder, rounded {} to {} by "
+                  "scalar_round.hpp; exact zeros signed as IEEE 754-2019 6.3; NaN results 0x{:x}{}",
+                  row.ptx.substr(row.ptx.find('.') + 1, 2), f32 ? "binary32" : row.ptx.substr(row.ptx.rfind('.') + 1),
+                  row.spec.target.canonical_nan,
+                  row.spec.target.ftz
+                      ? "; subnormal operands, and results tiny after rounding (at an unbounded exponent), flushed to "
+                        "zeros of their sign"
+                      : ""));
+  if (f32)
+    m.note("inputs",
+           fmt::format("{} operand tuples (numerics/scalar_arith.hpp arith_operands, tuple i of class i % {}: "
+                       "uniform, boundary, ties, specials, subnormal)",
+                       scan.compared, static_cast<int>(kArithClasses)));
+  else if (row.spec.all_pairs)
+    m.note("inputs", fmt::format("all {} operand pairs{}", scan.compared,
+                                 row.spec.lanes == 2 ? " (a = {p, q}, b = {q, p}: each lane sees every pair)" : ""));
+  else
+    m.note("inputs", fmt::format("{} uniformly drawn operand triples", scan.compared));
+  m.note("gpu_ms", fmt::format("{:.2f}", scan.gpu_ms));
+  std::string by_class;
+  for (int k = 0; k < kArithClasses; ++k) {
+    std::string total;
+    if (f32)
+      total = fmt::format("/{}", scan.compared / kArithClasses +
+                                     (static_cast<std::uint64_t>(k) < scan.compared % kArithClasses ? 1 : 0));
+    else if (row.spec.all_pairs) {  // by operand a's code: every code of the class x 2^16 partners
+      std::uint64_t codes = 0;
+      for (std::uint32_t x = 0; x < 0x10000; ++x) codes += ref::scalar::input_class(row.spec.source, x) == k ? 1 : 0;
+      total = fmt::format("/{}", codes << 16);
+    }
+    by_class += fmt::format("{}{} {}{}", k ? ", " : "", f32 ? kClassNames[k] : kInputClassNames[k],
+                            scan.mismatches_by_class[k], total);
+  }
+  m.note("mismatches_by_class", by_class + (f32 ? "" : " (by operand a)"));
+  std::vector<ArithMismatch> first = scan.first;
+  std::sort(first.begin(), first.end(),
+            [](const ArithMismatch& a, const ArithMismatch& b) { return a.index < b.index; });
+  const int operands = arith_operand_count(row.spec.op);
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const ArithMismatch& x = first[i];
+    std::string args = "a = " + operand_text(row.spec, x.a);
+    if (operands >= 2) args += ", b = " + operand_text(row.spec, x.b);
+    if (operands == 3) args += ", c = " + operand_text(row.spec, x.c);
+    const std::string text = fmt::format("{} {} -> gpu {}, reference {} (tuple {})", row.ptx, args,
+                                         operand_text(row.spec, x.got), operand_text(row.spec, x.want), x.index);
+    if (i == 0) m.note("first_mismatch", text);
+    m.note(fmt::format("mismatch_{}", i + 1), text);
+  }
+  if (scan.mismatches() > 0)
+    m.note("violations", fmt::format("{} of {} operand tuples differ from the exact result ({}); first: {}",
+                                     scan.mismatches(), scan.compared, by_class,
+                                     first.empty() ? std::string("(none kept)") : *m.find_note("first_mismatch")));
+  return m;
+}
+
+}  // namespace gpuconform::numerics
