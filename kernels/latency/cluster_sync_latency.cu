@@ -289,21 +289,27 @@ Measurement measure_dsmem_atomic(const ProbeContext& ctx) {
 }
 
 const Requirements kClusters{90, 0, "thread-block clusters"};
+// The cluster barrier is recorded, not judged: the same SASS read 684-915 cycles on H100
+// GPU-791fafea, 760-814 (sizes 2-8) on H100 GPU-6abf0f92 and 336-349 on H200 GPU-af2291a5
+// (2026-11-26). barrier.cluster.arrive.release / wait.acquire compiles to a GPU-scope
+// MEMBAR (see the sass note), whose cost depends on the memory system's state, so a band
+// from a few boards would fail healthy ones. The dsmem probes below stay judged.
+const RecordHint kClusterSyncRecorded{ExpectationKind::info};
 const RecordHint kClusterBand{ExpectationKind::band, 0, 0.01};
 
 const bool kRegistered = register_probes({
     {"latency.cluster.sync.2", Family::latency,
      "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 2, chained", kClusters,
-     kClusterBand, &measure_cluster_sync<2>},
+     kClusterSyncRecorded, &measure_cluster_sync<2>},
     {"latency.cluster.sync.4", Family::latency,
      "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 4, chained", kClusters,
-     kClusterBand, &measure_cluster_sync<4>},
+     kClusterSyncRecorded, &measure_cluster_sync<4>},
     {"latency.cluster.sync.8", Family::latency,
      "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 8, chained", kClusters,
-     kClusterBand, &measure_cluster_sync<8>},
+     kClusterSyncRecorded, &measure_cluster_sync<8>},
     {"latency.cluster.sync.16", Family::latency,
      "cluster barrier in a non-portable cluster of 16 (cudaFuncAttributeNonPortableClusterSizeAllowed), chained",
-     kClusters, kClusterBand, &measure_cluster_sync<16>},
+     kClusters, kClusterSyncRecorded, &measure_cluster_sync<16>},
     {"latency.dsmem.store", Family::latency,
      "st.shared::cluster to the peer CTA of a cluster of 2, one-way store-to-observe by ping-pong (round trip / 2)",
      kClusters, kClusterBand, &measure_dsmem_store},
