@@ -14,6 +14,7 @@
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/numerics/scalar_approx.hpp"
+#include "gpuconform/timing.hpp"
 #include "gpuconform/numerics/scalar_arith.hpp"
 #include "gpuconform/probe.hpp"
 
@@ -236,17 +237,8 @@ Measurement measure(const ProbeContext&, const char* id) {
   GC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   DeviceBuffer<ApproxOut> out(1);
   GC_CUDA_CHECK(cudaMemset(out.get(), 0, sizeof(ApproxOut)));
-  cudaEvent_t start, stop;
-  GC_CUDA_CHECK(cudaEventCreate(&start));
-  GC_CUDA_CHECK(cudaEventCreate(&stop));
-  GC_CUDA_CHECK(cudaEventRecord(start));
-  Scan<Op>::launch(sms * 8, row->spec, out.get());  // the scan, synchronised, then the worst inputs again
-  GC_CUDA_CHECK(cudaEventRecord(stop));
-  GC_CUDA_CHECK_LAUNCH();
-  float ms = 0;
-  GC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  GC_CUDA_CHECK(cudaEventDestroy(start));
-  GC_CUDA_CHECK(cudaEventDestroy(stop));
+  // One timed launch (timing.hpp): the scan, synchronised, then the worst inputs again.
+  const double ms = time_launches_ms([&] { Scan<Op>::launch(sms * 8, row->spec, out.get()); }, 0, 1).front();
   const ApproxOut host = out.download()[0];
   numerics::ApproxScan scan;
   scan.compared = Scan<Op>::kCompared;

@@ -16,6 +16,7 @@
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/numerics/scalar_arith.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/timing.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -137,17 +138,9 @@ Measurement measure(const ProbeContext&, const char* id) {
   DeviceBuffer<ArithOut> out(1);
   GC_CUDA_CHECK(cudaMemset(out.get(), 0, sizeof(ArithOut)));
   const unsigned long long count = numerics::arith_tuple_count(row->spec);
-  cudaEvent_t start, stop;
-  GC_CUDA_CHECK(cudaEventCreate(&start));
-  GC_CUDA_CHECK(cudaEventCreate(&stop));
-  GC_CUDA_CHECK(cudaEventRecord(start));
-  scan_arith<Op><<<sms * 8, 256>>>(row->spec, count, out.get());
-  GC_CUDA_CHECK(cudaEventRecord(stop));
-  GC_CUDA_CHECK_LAUNCH();
-  float ms = 0;
-  GC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  GC_CUDA_CHECK(cudaEventDestroy(start));
-  GC_CUDA_CHECK(cudaEventDestroy(stop));
+  // One timed launch: events around it, synchronised and error-checked (timing.hpp).
+  const double ms =
+      time_launches_ms([&] { scan_arith<Op><<<sms * 8, 256>>>(row->spec, count, out.get()); }, 0, 1).front();
   const ArithOut host = out.download()[0];
   numerics::ArithScan scan;
   scan.compared = count;

@@ -16,6 +16,7 @@
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/numerics/scalar_conversions.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/timing.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -147,17 +148,9 @@ Measurement measure(const ProbeContext& ctx, const char* id) {
   const int threads = 256;
   const int blocks = static_cast<int>(
       std::min<unsigned long long>(static_cast<unsigned long long>(sms) * 8, (count + threads - 1) / threads));
-  cudaEvent_t start, stop;
-  GC_CUDA_CHECK(cudaEventCreate(&start));
-  GC_CUDA_CHECK(cudaEventCreate(&stop));
-  GC_CUDA_CHECK(cudaEventRecord(start));
-  scan_conversion<Op><<<blocks, threads>>>(c->spec, count, out.get());
-  GC_CUDA_CHECK(cudaEventRecord(stop));
-  GC_CUDA_CHECK_LAUNCH();
-  float ms = 0;
-  GC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  GC_CUDA_CHECK(cudaEventDestroy(start));
-  GC_CUDA_CHECK(cudaEventDestroy(stop));
+  // One timed launch: events around it, synchronised and error-checked (timing.hpp).
+  const double ms =
+      time_launches_ms([&] { scan_conversion<Op><<<blocks, threads>>>(c->spec, count, out.get()); }, 0, 1).front();
   const ScanOut host = out.download()[0];
   numerics::ScalarScan scan;
   scan.compared = count;

@@ -15,6 +15,7 @@
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/numerics/scalar_mathlib.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/timing.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -158,19 +159,10 @@ Measurement measure(const ProbeContext&, const char* id) {
   DeviceBuffer<numerics::MathFlagged> flagged(kMaxFlagged);
   DeviceBuffer<std::uint32_t> results(2);
   GC_CUDA_CHECK(cudaMemset(out.get(), 0, sizeof(MathOut)));
-  cudaEvent_t start, stop;
-  GC_CUDA_CHECK(cudaEventCreate(&start));
-  GC_CUDA_CHECK(cudaEventCreate(&stop));
-  GC_CUDA_CHECK(cudaEventRecord(start));
-  scan_math<FN><<<sms * 8, 256>>>(out.get(), flagged.get());
-  GC_CUDA_CHECK(cudaEventRecord(stop));
-  GC_CUDA_CHECK_LAUNCH();
+  // One timed launch: events around it, synchronised and error-checked (timing.hpp).
+  const double ms = time_launches_ms([&] { scan_math<FN><<<sms * 8, 256>>>(out.get(), flagged.get()); }, 0, 1).front();
   results_at<FN><<<1, 1>>>(out.get(), results.get());
   GC_CUDA_CHECK_LAUNCH();
-  float ms = 0;
-  GC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  GC_CUDA_CHECK(cudaEventDestroy(start));
-  GC_CUDA_CHECK(cudaEventDestroy(stop));
   const MathOut host = out.download()[0];
   const std::vector<std::uint32_t> at = results.download();
   numerics::MathScan scan;
