@@ -5,10 +5,8 @@
 #include "gpuconform/gpu_state.hpp"
 
 namespace gpuconform {
-namespace {
 
-// A family whose probes time something: another process or a throttle can
-// make them fail on a healthy part. No default: a new family must choose.
+// No default: a new family must choose.
 bool family_times_things(Family family) {
   switch (family) {
     case Family::latency:
@@ -26,8 +24,6 @@ bool family_times_things(Family family) {
   }
   return true;  // an out-of-range value: treat it as timed, the cautious side
 }
-
-}  // namespace
 
 Verdict downgrade_for_disturbance(Verdict verdict, Family family, const Disturbance& disturbance,
                                   const ThrottlePolicy& policy) {

@@ -93,6 +93,11 @@ class StateWatch {
   std::unique_ptr<Impl> impl_;
 };
 
+// True for a family whose probes time something (latency, throughput, topology, parallel,
+// p2p): another process or a throttle can make them fail on a healthy part. Health readings,
+// numeric bits and the self-test drills do not depend on load.
+bool family_times_things(Family family);
+
 // A latency, throughput or topology verdict measured under disturbance becomes a
 // warning naming the disturbance: a failure always, a pass too when another process
 // shared the GPU (its value is not this part's). But a clock event the throttle policy

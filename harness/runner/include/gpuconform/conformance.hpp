@@ -25,9 +25,21 @@ std::string unmet_requirement(const Probe& probe, const DeviceInfo& device);
 // Runs the probe and judges it. Never throws for a probe failure: a CUDA
 // error or exception becomes a failed verdict with its message. A StateWatch
 // (gpu_state.hpp) surrounds the measurement: a latency/throughput failure
-// measured while something disturbed the GPU becomes a warning naming it.
+// measured while something disturbed the GPU becomes a warning naming it, unless the
+// throttle policy calls the clock event a fault. A timed value that fails (confirms_failures)
+// is measured again, up to three times in all: majority_verdict decides.
 TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
                                 const ExpectationSet& expectations, const RunOptions& options = {});
+
+// Whether a failed value of this family and entry kind is measured again before it is called
+// a fault of the part: timed families (latency, throughput, topology, parallel, p2p) with a
+// measured band; never bits (exact), readings (health), records (info) or the self-test drills.
+bool confirms_failures(Family family, ExpectationKind kind);
+
+// The verdict of a value that failed and was measured again: `fails` of the fails + passes
+// measurements failed (`values` lists them). Fail when 2 or more failed (or none passed); else
+// a warn naming the transient, with the failing measurement's reason.
+Verdict majority_verdict(int fails, int passes, const std::string& values, const std::string& first_reason);
 
 // Runs the probe with no expectation (for `record`). Throws ProbeSkipped when
 // the device cannot run it, and CudaError / std::exception on failure.
