@@ -4,6 +4,8 @@
 // cluster barrier every CTA of a cluster must meet, and an mbarrier wait that
 // gives up instead of hanging the GPU when a transfer never completes.
 // Only for code compiled for sm_90 and later (guard the callers).
+#include "common/device_clock.cuh"
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 
 // All threads of all CTAs of the cluster arrive (release) and wait (acquire).
@@ -22,6 +24,16 @@ __device__ __forceinline__ bool gc_mbar_wait_bounded(unsigned bar, unsigned pari
     if (done) return true;
   }
   return false;
+}
+
+// Ends a pointer chase timed from t0 whose last hop left `p`: storing p waits for that hop,
+// then the clock is read. out[0] = cycles, out[1] = p (so the chase is not dead code), out[2]
+// the store that orders the two.
+__device__ __forceinline__ void gc_end_timed_chase(long long* out, long long t0, unsigned p) {
+  out[2] = p;  // waits for the last hop
+  const long long t1 = gc_clock64();
+  out[0] = t1 - t0;
+  out[1] = p;
 }
 
 #endif

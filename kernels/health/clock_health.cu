@@ -154,19 +154,22 @@ Measurement measure_memory_clock(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kClockHint{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-
-const bool kRegistered = [] {
-  Registry::instance().add(Probe{"health.under_load.sm_clock", Family::health,
-                                 "SM clock under an all-SM FFMA load (clock64 / %globaltimer in the kernel) as a "
-                                 "fraction of the board's maximum SM clock (cudaDevAttrClockRate)",
-                                 {60}, kClockHint, &measure_sm_clock});
-  Registry::instance().add(Probe{"health.under_load.memory_clock", Family::health,
-                                 "memory clock while HBM read streams run (nvmlDeviceGetClockInfo) as a fraction of "
-                                 "its maximum (nvmlDeviceGetMaxClockInfo)",
-                                 {60}, kClockHint, &measure_memory_clock});
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"health.under_load.sm_clock",
+          Family::health,
+          "SM clock under an all-SM FFMA load (clock64 / %globaltimer in the kernel) as a fraction of the board's "
+          "maximum SM clock (cudaDevAttrClockRate)",
+          {60},
+          kFractionOfPeakHint,
+          &measure_sm_clock},
+    Probe{"health.under_load.memory_clock",
+          Family::health,
+          "memory clock while HBM read streams run (nvmlDeviceGetClockInfo) as a fraction of its maximum "
+          "(nvmlDeviceGetMaxClockInfo)",
+          {60},
+          kFractionOfPeakHint,
+          &measure_memory_clock},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

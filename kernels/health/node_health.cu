@@ -96,17 +96,19 @@ Measurement run_check(const ProbeContext& ctx) {
   return judge_check(node_health_checks()[I], ctx);
 }
 
-template <std::size_t... I>
-void register_checks(std::index_sequence<I...>) {
-  for (const auto& [check, fn] : {std::pair{node_health_checks()[I], &run_check<I>}...})
-    Registry::instance().add(Probe{check.id, Family::health, check.summary, {60},
-                                   RecordHint{check.kind, 0, 0}, fn});
+// One probe per row of the check table, each run through its own instantiation.
+template <std::size_t I>
+Probe check_probe() {
+  const NodeHealthCheck& check = node_health_checks()[I];
+  return Probe{check.id, Family::health, check.summary, {60}, RecordHint{check.kind, 0, 0}, &run_check<I>};
 }
 
-const bool kRegistered = [] {
-  register_checks(std::make_index_sequence<kNodeHealthChecks>{});
-  return true;
-}();
+template <std::size_t... I>
+bool register_checks(std::index_sequence<I...>) {
+  return register_probes({check_probe<I>()...});
+}
+
+const bool kRegistered = register_checks(std::make_index_sequence<kNodeHealthChecks>{});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -131,20 +131,28 @@ Measurement link_errors(const ProbeContext& ctx) {
   return m;
 }
 
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"health.nvlink.links_up", Family::health, "NVLink links NVML shows active on this GPU", {60},
-                 RecordHint{ExpectationKind::min, 0, 0}, &links_up},
-           Probe{"health.nvlink.link_rate", Family::health, "the slowest active NVLink link's rate (NVML)", {60},
-                 RecordHint{ExpectationKind::min, 0, 0}, &link_rate},
-           Probe{"health.nvlink.errors", Family::health,
-                 "NVLink replay, recovery and CRC-flit error counters of GPU A and GPU B: their rise over 0.5 s of "
-                 "copies both ways",
-                 {60}, RecordHint{ExpectationKind::max, 0, 0}, &link_errors, Scope::pair},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"health.nvlink.links_up",
+          Family::health,
+          "NVLink links NVML shows active on this GPU",
+          {60},
+          kMinHint,
+          &links_up},
+    Probe{"health.nvlink.link_rate",
+          Family::health,
+          "the slowest active NVLink link's rate (NVML)",
+          {60},
+          kMinHint,
+          &link_rate},
+    Probe{"health.nvlink.errors",
+          Family::health,
+          "NVLink replay, recovery and CRC-flit error counters of GPU A and GPU B: their rise over 0.5 s of "
+          "copies both ways",
+          {60},
+          kMaxHint,
+          &link_errors,
+          Scope::pair},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

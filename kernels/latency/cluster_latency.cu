@@ -56,10 +56,7 @@ __global__ void dsmem_chase_kernel(const unsigned* owner, const unsigned* slot, 
     const long long t0 = gc_clock64();
 #pragma unroll 8
     for (int i = 0; i < kHops; ++i) asm volatile("ld.shared::cluster.u32 %0, [%0];" : "+r"(p)::"memory");
-    out[2] = p;  // waits for the last load
-    const long long t1 = gc_clock64();
-    out[0] = t1 - t0;
-    out[1] = p;
+    gc_end_timed_chase(out, t0, p);
   }
   gc_cluster_sync();
 #else

@@ -49,6 +49,7 @@
 #include "latency/async_plan.hpp"
 #include "latency/chase_plan.hpp"
 #include "latency/dependent_chain.cuh"
+#include "latency/launch_samples.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -118,12 +119,7 @@ Measurement measure_cluster_sync(const ProbeContext& ctx) {
     const auto c = out.download();
     return plan::per_step_cycles(c[0], c[1], kSyncChain);
   };
-  once();  // module load, instruction cache
-  Measurement m;
-  for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) m.samples.push_back(once());
-  m.value = median(m.samples);
-  m.unit = "cycles";
-  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  Measurement m = median_cycles_of_launches(ctx, once);
   m.note("method", fmt::format("barrier.cluster.arrive.release.aligned + barrier.cluster.wait.acquire.aligned chained "
                                "back to back in one cluster of {} CTAs x 32 threads, (T({}) - T({})) / {} by rank 0's "
                                "clock64, median of launches{}",
@@ -209,12 +205,7 @@ Measurement measure_dsmem_store(const ProbeContext& ctx) {
           fmt::format("a DSMEM ping-pong store was not seen by its peer within {} polls", kPollLimit));
     return plan::one_way_cycles(c[0], kPingRounds);
   };
-  once();
-  Measurement m;
-  for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) m.samples.push_back(once());
-  m.value = median(m.samples);
-  m.unit = "cycles";
-  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  Measurement m = median_cycles_of_launches(ctx, once);
   m.note("method", fmt::format("ping-pong between the two CTAs of a cluster of 2: st.relaxed.cluster.shared::cluster "
                                "of round i into the peer's flag, the peer polls its own flag with ld.volatile.shared "
                                "and answers; {} warm rounds, {} timed round trips by rank 0's clock64, / (2 x rounds) "
@@ -252,10 +243,7 @@ __global__ void dsmem_atomic_chase_kernel(const unsigned* next, unsigned start, 
 #pragma unroll 8
     for (int i = 0; i < kAtomicHops; ++i)
       asm volatile("atom.shared::cluster.cas.b32 %0, [%0], 1, 2;" : "+r"(p)::"memory");
-    out[2] = p;  // waits for the last atomic
-    const long long t1 = gc_clock64();
-    out[0] = t1 - t0;
-    out[1] = p;
+    gc_end_timed_chase(out, t0, p);
   }
   gc_cluster_sync();
 #else
@@ -274,12 +262,7 @@ Measurement measure_dsmem_atomic(const ProbeContext& ctx) {
     GC_CUDA_CHECK_LAUNCH();
     return static_cast<double>(out.download()[0]) / kAtomicHops;
   };
-  once();
-  Measurement m;
-  for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) m.samples.push_back(once());
-  m.value = median(m.samples);
-  m.unit = "cycles";
-  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  Measurement m = median_cycles_of_launches(ctx, once);
   m.note("method", fmt::format("atom.shared::cluster.cas.b32 pointer chase from rank 0 over {} nodes in rank 1's "
                                "shared memory (cluster of 2); compare value 1 matches no node, so each CAS returns "
                                "the next node's cluster address unchanged; {} timed hops, median of launches",
@@ -289,27 +272,26 @@ Measurement measure_dsmem_atomic(const ProbeContext& ctx) {
 }
 
 const Requirements kClusters{90, 0, "thread-block clusters"};
-// The cluster barrier is recorded, not judged: the same SASS read 684-915 cycles on H100
-// GPU-791fafea, 760-814 (sizes 2-8) on H100 GPU-6abf0f92 and 336-349 on H200 GPU-af2291a5
-// (2026-11-26). barrier.cluster.arrive.release / wait.acquire compiles to a GPU-scope
-// MEMBAR (see the sass note), whose cost depends on the memory system's state, so a band
-// from a few boards would fail healthy ones. The dsmem probes below stay judged.
-const RecordHint kClusterSyncRecorded{ExpectationKind::info};
 const RecordHint kClusterBand{ExpectationKind::band, 0, 0.01};
 
+// The cluster barrier is recorded (kInfoHint), not judged: the same SASS read 684-915 cycles
+// on H100 GPU-791fafea, 760-814 (sizes 2-8) on H100 GPU-6abf0f92 and 336-349 on H200
+// GPU-af2291a5 (2026-11-26). barrier.cluster.arrive.release / wait.acquire compiles to a
+// GPU-scope MEMBAR (see the sass note), whose cost depends on the memory system's state, so a
+// band from a few boards would fail healthy ones. The dsmem probes below stay judged.
 const bool kRegistered = register_probes({
     {"latency.cluster.sync.2", Family::latency,
-     "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 2, chained", kClusters,
-     kClusterSyncRecorded, &measure_cluster_sync<2>},
+     "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 2, chained", kClusters, kInfoHint,
+     &measure_cluster_sync<2>},
     {"latency.cluster.sync.4", Family::latency,
-     "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 4, chained", kClusters,
-     kClusterSyncRecorded, &measure_cluster_sync<4>},
+     "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 4, chained", kClusters, kInfoHint,
+     &measure_cluster_sync<4>},
     {"latency.cluster.sync.8", Family::latency,
-     "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 8, chained", kClusters,
-     kClusterSyncRecorded, &measure_cluster_sync<8>},
+     "cluster barrier (barrier.cluster.arrive.release + wait.acquire) in a cluster of 8, chained", kClusters, kInfoHint,
+     &measure_cluster_sync<8>},
     {"latency.cluster.sync.16", Family::latency,
      "cluster barrier in a non-portable cluster of 16 (cudaFuncAttributeNonPortableClusterSizeAllowed), chained",
-     kClusters, kClusterSyncRecorded, &measure_cluster_sync<16>},
+     kClusters, kInfoHint, &measure_cluster_sync<16>},
     {"latency.dsmem.store", Family::latency,
      "st.shared::cluster to the peer CTA of a cluster of 2, one-way store-to-observe by ping-pong (round trip / 2)",
      kClusters, kClusterBand, &measure_dsmem_store},

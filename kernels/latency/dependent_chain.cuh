@@ -36,10 +36,10 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
-#include <initializer_list>
 #include <string>
 #include <type_traits>
 
+#include "common/cuda_arch.cuh"
 #include "common/device_clock.cuh"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/measurement.hpp"
@@ -50,19 +50,7 @@
 
 namespace gpuconform::kernels {
 
-// The architecture this device pass compiles for (0 in the host pass), so that
-// an instruction newer than the target is compiled out with `if constexpr`
-// instead of failing ptxas; its probe's Requirements keep it from running.
-#ifdef __CUDA_ARCH__
-constexpr int kCudaArch = __CUDA_ARCH__;
-#else
-constexpr int kCudaArch = 0;
-#endif
-
 constexpr int kDefaultChain = 256;
-
-// Deterministic latencies get a ±0.25-cycle floor when recorded.
-inline const RecordHint kDeterministicLatency{ExpectationKind::band, 0.25, 0.0};
 
 namespace chain_detail {
 template <class Op, class = void> struct length { static constexpr int value = kDefaultChain; };
@@ -178,14 +166,6 @@ Measurement measure_chain_latency(const ProbeContext& ctx) {
   return m;
 }
 
-// Registers a table of probes at static-initialisation time (the X-macro
-// tables expand many rows on one source line, which GPUCONFORM_PROBE's
-// __LINE__-based name cannot do). No CUDA call happens here.
-inline bool register_probes(std::initializer_list<Probe> probes) {
-  for (const Probe& p : probes) Registry::instance().add(p);
-  return true;
-}
-
 }  // namespace gpuconform::kernels
 
 // Register types of the op tables.
@@ -226,10 +206,12 @@ using gc_f64 = double;
 // One table row's Op and its probe registration ("latency.alu.<Id>").
 #define GC_ALU_ROW_OP(Name, Id, MinCC, T, C, U, UC, Len, Glue, Body, Seed, A, B) \
   GC_CHAIN_OP(Name, MinCC, T, C, U, UC, Len, Glue, Body, Seed, A, B)
-#define GC_ALU_PROBE(Name, Id, MinCC)                                                                       \
-  ::gpuconform::Probe{"latency.alu." Id, ::gpuconform::Family::latency,                                     \
-                      std::string("dependent-chain latency of `") + Name::kBody +                           \
-                          "` (p: a guard that is true at run time)",                                        \
-                      {MinCC}, ::gpuconform::kernels::kDeterministicLatency,                                  \
-                      &::gpuconform::kernels::measure_chain_latency<Name>},
+#define GC_ALU_PROBE(Name, Id, MinCC)                                                                        \
+  ::gpuconform::Probe{                                                                                       \
+      "latency.alu." Id,                                                                                     \
+      ::gpuconform::Family::latency,                                                                         \
+      std::string("dependent-chain latency of `") + Name::kBody + "` (p: a guard that is true at run time)", \
+      {MinCC},                                                                                               \
+      ::gpuconform::kDeterministicLatency,                                                                   \
+      &::gpuconform::kernels::measure_chain_latency<Name>},
 #define GC_ALU_ROW_PROBE(Name, Id, MinCC, T, C, U, UC, Len, Glue, Body, Seed, A, B) GC_ALU_PROBE(Name, Id, MinCC)

@@ -3,10 +3,12 @@
 // wgmma.mma_async m64nNk16.f32.f16.f16 with both operands in shared memory
 // (SS), the shared-memory descriptor of the no-swizzle K-major layout (core
 // matrices of 8 rows x 16 bytes, leading byte offset 128, stride byte offset
-// 256) and the fence / commit / wait around them. Shared by the latency
-// (wgmma_latency.cu) and throughput (throughput/wgmma_throughput.cu) probes.
+// 256) and the fence / commit / wait around them. Shared by the dense and sparse
+// (wgmma_sp_ops.cuh) latency and throughput probes.
 // Device code exists only for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): elsewhere
 // the helpers are empty and the probes that use them require sm_90a.
+#include "gpuconform/probe.hpp"
+
 namespace gpuconform::kernels {
 
 #define GC_WGMMA_M64N8K16(d, da, db) \
@@ -46,11 +48,17 @@ namespace gpuconform::kernels {
 #define GC_HAVE_WGMMA 0
 #endif
 
-__device__ __forceinline__ unsigned long long smem_descriptor(const void* p) {
+// Layout type 0 (no swizzle), leading byte offset 128, stride byte offset `sbo`: 256 for
+// rows of 32 bytes of K (every dense tile, the sparse A tile), 512 for rows of 64 bytes
+// (the sparse B tile, 32 f16 deep).
+__device__ __forceinline__ unsigned long long smem_descriptor(const void* p, unsigned long long sbo = 256) {
   const auto addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  constexpr unsigned long long kLbo = 128, kSbo = 256;  // bytes; layout type 0 (no swizzle)
-  return ((addr >> 4) & 0x3FFFull) | (((kLbo >> 4) & 0x3FFFull) << 16) | (((kSbo >> 4) & 0x3FFFull) << 32);
+  constexpr unsigned long long kLbo = 128;  // bytes
+  return ((addr >> 4) & 0x3FFFull) | (((kLbo >> 4) & 0x3FFFull) << 16) | (((sbo >> 4) & 0x3FFFull) << 32);
 }
+
+// wgmma and wgmma.sp run only on sm_90a: the probes that use them require exactly that.
+inline const Requirements kWgmmaSm90a{90, 90, "sm_90a (wgmma)"};
 
 template <int N>
 __device__ __forceinline__ void wgmma_step(float* d, unsigned long long da, unsigned long long db) {

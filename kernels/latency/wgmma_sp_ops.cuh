@@ -6,7 +6,7 @@
 // of 8 rows x 16 bytes; A (64 x 16 stored, the kept halves) leading byte offset
 // 128, stride 256; B (32 deep) leading 128, stride 512. Metadata 0x44444444:
 // every group of four keeps elements 0 and 1; sparsity selector 0. Device code
-// only for sm_90a (GC_HAVE_WGMMA, wgmma_ops.cuh).
+// only for sm_90a (GC_HAVE_WGMMA, wgmma_ops.cuh, which also builds the descriptors).
 #include "latency/wgmma_ops.cuh"
 
 namespace gpuconform::kernels {
@@ -26,11 +26,8 @@ constexpr unsigned kWgmmaSpMeta = 0x44444444u;
                : "l"(da), "l"(db), "r"(meta), "r"(1) : "memory")
 // clang-format on
 
-__device__ __forceinline__ unsigned long long sp_descriptor(const void* p, unsigned long long lbo,
-                                                            unsigned long long sbo) {
-  const auto addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  return ((addr >> 4) & 0x3FFFull) | (((lbo >> 4) & 0x3FFFull) << 16) | (((sbo >> 4) & 0x3FFFull) << 32);
-}
+// B's stride byte offset in smem_descriptor (wgmma_ops.cuh): rows of 64 bytes of K.
+constexpr unsigned long long kWgmmaSpBStride = 512;
 
 template <int N>
 __device__ __forceinline__ void wgmma_sp_step(float* d, unsigned long long da, unsigned long long db, unsigned meta) {

@@ -113,23 +113,29 @@ Measurement copy_all_pairs(const ProbeContext& ctx) {
                                    per_copy >> 20, copies.size(), gpus.size()));
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"p2p.bandwidth.copy_engine.uni", Family::p2p,
-                 "copy-engine bandwidth from GPU A to GPU B (cudaMemcpyPeerAsync, 1 GiB) as a fraction of the link peak",
-                 {60}, kFraction, &copy_uni, Scope::pair},
-           Probe{"p2p.bandwidth.copy_engine.bi", Family::p2p,
-                 "copy-engine bandwidth both ways between GPU A and GPU B at once as a fraction of twice the link peak",
-                 {60}, kFraction, &copy_bi, Scope::pair},
-           Probe{"p2p.bandwidth.all_pairs_concurrent", Family::p2p,
-                 "copy-engine bandwidth of every ordered GPU pair at once as a fraction of the GPUs' summed egress",
-                 {60}, kFraction, &copy_all_pairs, Scope::node},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"p2p.bandwidth.copy_engine.uni",
+          Family::p2p,
+          "copy-engine bandwidth from GPU A to GPU B (cudaMemcpyPeerAsync, 1 GiB) as a fraction of the link peak",
+          {60},
+          kFractionOfPeakHint,
+          &copy_uni,
+          Scope::pair},
+    Probe{"p2p.bandwidth.copy_engine.bi",
+          Family::p2p,
+          "copy-engine bandwidth both ways between GPU A and GPU B at once as a fraction of twice the link peak",
+          {60},
+          kFractionOfPeakHint,
+          &copy_bi,
+          Scope::pair},
+    Probe{"p2p.bandwidth.all_pairs_concurrent",
+          Family::p2p,
+          "copy-engine bandwidth of every ordered GPU pair at once as a fraction of the GPUs' summed egress",
+          {60},
+          kFractionOfPeakHint,
+          &copy_all_pairs,
+          Scope::node},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

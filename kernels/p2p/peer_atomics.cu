@@ -87,10 +87,15 @@ Measurement system_atomics(const ProbeContext& ctx) {
   return m;
 }
 
-const bool kRegistered = Registry::instance().add(
-    Probe{"p2p.atomics.system_scope", Family::p2p,
+const bool kRegistered = register_probes({
+    Probe{"p2p.atomics.system_scope",
+          Family::p2p,
           "system-scope atomic adds from GPU A and GPU B at once onto counters in A's memory: adds lost or extra",
-          {60}, RecordHint{ExpectationKind::max, 0, 0}, &system_atomics, Scope::pair});
+          {60},
+          kMaxHint,
+          &system_atomics,
+          Scope::pair},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

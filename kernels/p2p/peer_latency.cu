@@ -89,10 +89,15 @@ Measurement peer_read_latency(const ProbeContext& ctx) {
   return m;
 }
 
-const bool kRegistered = Registry::instance().add(
-    Probe{"p2p.latency.read", Family::p2p,
+const bool kRegistered = register_probes({
+    Probe{"p2p.latency.read",
+          Family::p2p,
           "load-to-use latency (ns) of GPU A reading GPU B's memory through peer access (pointer chase, 4 MiB)",
-          {60}, RecordHint{ExpectationKind::band, 0, 0.02, 0.05}, &peer_read_latency, Scope::pair});
+          {60},
+          RecordHint{ExpectationKind::band, 0, 0.02, 0.05},
+          &peer_read_latency,
+          Scope::pair},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -100,20 +100,22 @@ Measurement sm_access(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"p2p.bandwidth.sm_read", Family::p2p,
-                 "bandwidth of GPU A's SMs reading GPU B's memory (peer access) as a fraction of the link peak",
-                 {60}, kFraction, &sm_access<true>, Scope::pair},
-           Probe{"p2p.bandwidth.sm_write", Family::p2p,
-                 "bandwidth of GPU A's SMs writing GPU B's memory (peer access) as a fraction of the link peak",
-                 {60}, kFraction, &sm_access<false>, Scope::pair},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"p2p.bandwidth.sm_read",
+          Family::p2p,
+          "bandwidth of GPU A's SMs reading GPU B's memory (peer access) as a fraction of the link peak",
+          {60},
+          kFractionOfPeakHint,
+          &sm_access<true>,
+          Scope::pair},
+    Probe{"p2p.bandwidth.sm_write",
+          Family::p2p,
+          "bandwidth of GPU A's SMs writing GPU B's memory (peer access) as a fraction of the link peak",
+          {60},
+          kFractionOfPeakHint,
+          &sm_access<false>,
+          Scope::pair},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -347,17 +347,31 @@ Measurement measure_concurrent(const ProbeContext& ctx) {
 
 }  // namespace
 
-GPUCONFORM_PROBE("parallel.sched.block_placement", Family::parallel,
-                 "violations: grids of k x SMs co-resident blocks put exactly k blocks on every SM (block order kept)",
-                 {70}, {ExpectationKind::max, 0, 0}, &measure_placement);
-GPUCONFORM_PROBE("parallel.sched.max_resident_blocks", Family::parallel,
-                 "violations: measured resident blocks per SM equal the occupancy calculator for 8 footprints", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_max_resident);
-GPUCONFORM_PROBE("parallel.sched.warp_fairness", Family::parallel,
-                 "spread of 32 equal warps' completion times over a warp's run time (one block, one SM)", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_warp_fairness);
-GPUCONFORM_PROBE("parallel.sched.concurrent_kernels", Family::parallel,
-                 "kernels (of 16, one per stream) that did not run concurrently with all the others", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_concurrent);
+const bool kRegistered = register_probes({
+    Probe{"parallel.sched.block_placement",
+          Family::parallel,
+          "violations: grids of k x SMs co-resident blocks put exactly k blocks on every SM (block order kept)",
+          {70},
+          kMaxHint,
+          &measure_placement},
+    Probe{"parallel.sched.max_resident_blocks",
+          Family::parallel,
+          "violations: measured resident blocks per SM equal the occupancy calculator for 8 footprints",
+          {70},
+          kMaxHint,
+          &measure_max_resident},
+    Probe{"parallel.sched.warp_fairness",
+          Family::parallel,
+          "spread of 32 equal warps' completion times over a warp's run time (one block, one SM)",
+          {70},
+          kMaxHint,
+          &measure_warp_fairness},
+    Probe{"parallel.sched.concurrent_kernels",
+          Family::parallel,
+          "kernels (of 16, one per stream) that did not run concurrently with all the others",
+          {70},
+          kMaxHint,
+          &measure_concurrent},
+});
 
 }  // namespace gpuconform::kernels

@@ -145,11 +145,19 @@ Measurement measure_contention(const ProbeContext& ctx) {
 
 }  // namespace
 
-GPUCONFORM_PROBE("parallel.contention.atomic_same_address", Family::parallel,
-                 "shape violations of atomic latency/throughput as 1..all SMs add to one address", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_contention<Op::atomic>);
-GPUCONFORM_PROBE("parallel.contention.l2_same_line", Family::parallel,
-                 "shape violations of L2 load latency/throughput as 1..all SMs read one line", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_contention<Op::load>);
+const bool kRegistered = register_probes({
+    Probe{"parallel.contention.atomic_same_address",
+          Family::parallel,
+          "shape violations of atomic latency/throughput as 1..all SMs add to one address",
+          {70},
+          kMaxHint,
+          &measure_contention<Op::atomic>},
+    Probe{"parallel.contention.l2_same_line",
+          Family::parallel,
+          "shape violations of L2 load latency/throughput as 1..all SMs read one line",
+          {70},
+          kMaxHint,
+          &measure_contention<Op::load>},
+});
 
 }  // namespace gpuconform::kernels

@@ -128,14 +128,25 @@ Measurement measure_throughput(const ProbeContext& ctx) {
 
 }  // namespace
 
-GPUCONFORM_PROBE("parallel.sched.launch_latency", Family::parallel,
-                 "empty kernel launch + stream synchronize round trip (host)", {70}, {ExpectationKind::max, 0, 0},
-                 &measure_stream);
-GPUCONFORM_PROBE("parallel.sched.launch_latency.graph", Family::parallel,
-                 "one-kernel CUDA graph launch + stream synchronize round trip (host)", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_graph);
-GPUCONFORM_PROBE("parallel.sched.launch_throughput", Family::parallel,
-                 "host time per empty kernel when 1000 launches are queued back to back", {70},
-                 {ExpectationKind::max, 0, 0}, &measure_throughput);
+const bool kRegistered = register_probes({
+    Probe{"parallel.sched.launch_latency",
+          Family::parallel,
+          "empty kernel launch + stream synchronize round trip (host)",
+          {70},
+          kMaxHint,
+          &measure_stream},
+    Probe{"parallel.sched.launch_latency.graph",
+          Family::parallel,
+          "one-kernel CUDA graph launch + stream synchronize round trip (host)",
+          {70},
+          kMaxHint,
+          &measure_graph},
+    Probe{"parallel.sched.launch_throughput",
+          Family::parallel,
+          "host time per empty kernel when 1000 launches are queued back to back",
+          {70},
+          kMaxHint,
+          &measure_throughput},
+});
 
 }  // namespace gpuconform::kernels

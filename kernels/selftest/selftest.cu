@@ -60,12 +60,25 @@ Measurement wrong_answer(const ProbeContext&) {
 
 }  // namespace
 
-GPUCONFORM_PROBE("selftest.hang", Family::selftest, "a kernel that never ends (the runner must time it out)", {70},
-                 {ExpectationKind::info}, &hang);
-GPUCONFORM_PROBE("selftest.illegal_address", Family::selftest,
-                 "a store through an invalid pointer (a sticky CUDA error)", {70}, {ExpectationKind::info},
-                 &illegal_address);
-GPUCONFORM_PROBE("selftest.wrong_answer", Family::selftest, "a GPU sum reported off by one (a normal failure)", {70},
-                 {ExpectationKind::band}, &wrong_answer);
+const bool kRegistered = register_probes({
+    Probe{"selftest.hang",
+          Family::selftest,
+          "a kernel that never ends (the runner must time it out)",
+          {70},
+          kInfoHint,
+          &hang},
+    Probe{"selftest.illegal_address",
+          Family::selftest,
+          "a store through an invalid pointer (a sticky CUDA error)",
+          {70},
+          kInfoHint,
+          &illegal_address},
+    Probe{"selftest.wrong_answer",
+          Family::selftest,
+          "a GPU sum reported off by one (a normal failure)",
+          {70},
+          {ExpectationKind::band},
+          &wrong_answer},
+});
 
 }  // namespace gpuconform::kernels

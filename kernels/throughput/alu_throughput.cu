@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "common/clock_stamps.cuh"
+#include "common/cuda_arch.cuh"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/peaks.hpp"
@@ -51,12 +52,6 @@
 
 namespace gpuconform::kernels {
 namespace {
-
-#ifdef __CUDA_ARCH__
-constexpr int kArch = __CUDA_ARCH__;
-#else
-constexpr int kArch = 0;
-#endif
 
 constexpr int kThreads = 256;
 constexpr int kIlp = 4;     // independent values per thread (>= 2: neighbour rows need a distinct neighbour)
@@ -150,27 +145,27 @@ std::vector<unsigned long long> random_seeds(Seed kind, std::size_t n, std::uint
 // One Op per row: step(x, y, a, b, live) runs the row's PTX. Instructions newer
 // than the device pass are compiled out (the probe's Requirements keep them
 // from running).
-#define GC_TPUT_OP(Name, Id, MinCC, Type, Cons, SeedKind, A, B, Units, PeakId, Rec, Body)           \
-  struct Name {                                                                                     \
-    using T = Type;                                                                                 \
-    static constexpr const char* kId = "throughput.alu." Id;                                        \
-    static constexpr const char* kPeak = PeakId;                                                    \
-    static constexpr Record kRecord = Rec;                                                          \
-    static constexpr const char* kBody = Body;                                                      \
-    static constexpr double kUnits = Units;                                                         \
-    static constexpr Seed kSeed = SeedKind;                                                         \
-    static T a() { return A; }                                                                      \
-    static T b() { return B; }                                                                      \
-    __device__ static T step(T x, T y, T a, T b, unsigned live) {                                   \
-      if constexpr (kArch >= (MinCC) * 10) {                                                        \
-        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t" Body "\n\t}"                  \
-                     : "+" Cons(x)                                                                  \
-                     : Cons(y), Cons(a), Cons(b), "r"(live));                                       \
-      } else {                                                                                      \
-        __trap();                                                                                   \
-      }                                                                                             \
-      return x;                                                                                     \
-    }                                                                                               \
+#define GC_TPUT_OP(Name, Id, MinCC, Type, Cons, SeedKind, A, B, Units, PeakId, Rec, Body) \
+  struct Name {                                                                           \
+    using T = Type;                                                                       \
+    static constexpr const char* kId = "throughput.alu." Id;                              \
+    static constexpr const char* kPeak = PeakId;                                          \
+    static constexpr Record kRecord = Rec;                                                \
+    static constexpr const char* kBody = Body;                                            \
+    static constexpr double kUnits = Units;                                               \
+    static constexpr Seed kSeed = SeedKind;                                               \
+    static T a() { return A; }                                                            \
+    static T b() { return B; }                                                            \
+    __device__ static T step(T x, T y, T a, T b, unsigned live) {                         \
+      if constexpr (kCudaArch >= (MinCC)*10) {                                            \
+        asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %4, 0;\n\t" Body "\n\t}"       \
+                     : "+" Cons(x)                                                        \
+                     : Cons(y), Cons(a), Cons(b), "r"(live));                             \
+      } else {                                                                            \
+        __trap();                                                                         \
+      }                                                                                   \
+      return x;                                                                           \
+    }                                                                                     \
   };
 GC_TPUT_ALU_TABLE(GC_TPUT_OP)
 #undef GC_TPUT_OP
@@ -267,8 +262,6 @@ Measurement measure_alu_throughput(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
 
 std::string summary(Record r, const char* instruction, const char* peak_id) {
   if (r == Record::fraction)
@@ -278,14 +271,15 @@ std::string summary(Record r, const char* instruction, const char* peak_id) {
                      instruction, peak_id);
 }
 
-#define GC_TPUT_PROBE(Name, Id, MinCC, Type, Cons, SeedKind, A, B, Units, PeakId, Rec, Body)                     \
-  Probe{Name::kId, Family::throughput, summary(Rec, Id, PeakId), {MinCC}, (Rec) == Record::min ? kMin : kFraction, \
+#define GC_TPUT_PROBE(Name, Id, MinCC, Type, Cons, SeedKind, A, B, Units, PeakId, Rec, Body) \
+  Probe{Name::kId,                                                                           \
+        Family::throughput,                                                                  \
+        summary(Rec, Id, PeakId),                                                            \
+        {MinCC},                                                                             \
+        (Rec) == Record::min ? kMinHint : kFractionOfPeakHint,                               \
         &measure_alu_throughput<Name>},
 
-const bool kRegistered = [] {
-  for (const Probe& p : {GC_TPUT_ALU_TABLE(GC_TPUT_PROBE)}) Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({GC_TPUT_ALU_TABLE(GC_TPUT_PROBE)});
 
 }  // namespace
 }  // namespace gpuconform::kernels

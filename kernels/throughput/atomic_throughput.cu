@@ -61,20 +61,20 @@ Measurement measure_atomic(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
-
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.atomic.global.add.distinct", Family::throughput,
-                 "red.global.add.u32 rate, every thread its own word, all SMs (no public peak: a measured minimum)",
-                 {75}, kMin, &measure_atomic<false>},
-           Probe{"throughput.atomic.global.add.same_line", Family::throughput,
-                 "red.global.add.u32 rate, every thread to one 128-byte line, all SMs (no public peak: a measured minimum)",
-                 {75}, kMin, &measure_atomic<true>},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.atomic.global.add.distinct",
+          Family::throughput,
+          "red.global.add.u32 rate, every thread its own word, all SMs (no public peak: a measured minimum)",
+          {75},
+          kMinHint,
+          &measure_atomic<false>},
+    Probe{"throughput.atomic.global.add.same_line",
+          Family::throughput,
+          "red.global.add.u32 rate, every thread to one 128-byte line, all SMs (no public peak: a measured minimum)",
+          {75},
+          kMinHint,
+          &measure_atomic<true>},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

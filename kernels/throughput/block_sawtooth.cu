@@ -101,11 +101,16 @@ Measurement measure_sawtooth(const ProbeContext& ctx) {
   return m;
 }
 
-GPUCONFORM_PROBE("throughput.sched.block_sawtooth", Family::throughput,
-                 "kernel time against block count steps exactly at multiples of the resident-block capacity", {75},
-                 // One mismatched step drifts, two fail: every H100 board read 0, but H200 boards
-                 // read 1 in some runs (2026-11-25), and a class margin of a 0 centre is 0.
-                 {ExpectationKind::max, 1, 0, 0}, &measure_sawtooth);
+const bool kRegistered = register_probes({
+    Probe{"throughput.sched.block_sawtooth",
+          Family::throughput,
+          "kernel time against block count steps exactly at multiples of the resident-block capacity",
+          {75},
+          // One mismatched step drifts, two fail: every H100 board read 0, but H200 boards
+          // read 1 in some runs (2026-11-25), and a class margin of a 0 centre is 0.
+          {ExpectationKind::max, 1, 0, 0},
+          &measure_sawtooth},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

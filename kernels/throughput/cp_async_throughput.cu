@@ -91,19 +91,21 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
 Measurement measure_plateau(const ProbeContext& ctx) { return inflight_plateau(curve_for(ctx)); }
 Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_90(curve_for(ctx)); }
 
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.cp_async.hbm", Family::throughput,
-                 "plateau of device-memory bandwidth through cp.async against bytes in flight per SM, as a fraction "
-                 "of 2 x memory clock x bus width (curve in the record)",
-                 {80}, {ExpectationKind::fraction_of_peak, 0, 0, 0.05}, &measure_plateau},
-           Probe{"throughput.cp_async.hbm.bytes_in_flight_90", Family::throughput,
-                 "fewest bytes in flight per SM for which cp.async reaches 90% of its bandwidth plateau", {80},
-                 {ExpectationKind::max, 0, 0, 0}, &measure_bytes_90},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.cp_async.hbm",
+          Family::throughput,
+          "plateau of device-memory bandwidth through cp.async against bytes in flight per SM, as a fraction "
+          "of 2 x memory clock x bus width (curve in the record)",
+          {80},
+          kFractionOfPeakHint,
+          &measure_plateau},
+    Probe{"throughput.cp_async.hbm.bytes_in_flight_90",
+          Family::throughput,
+          "fewest bytes in flight per SM for which cp.async reaches 90% of its bandwidth plateau",
+          {80},
+          kMaxHint,
+          &measure_bytes_90},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

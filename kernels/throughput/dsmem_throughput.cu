@@ -96,20 +96,15 @@ Measurement measure_dsmem_read(const ProbeContext& ctx) {
 }
 
 const Requirements kClusters{90, 0, "thread-block clusters"};
-const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
 
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.dsmem.cluster2", Family::throughput,
-                 "distributed shared memory read bandwidth, each CTA of a cluster of 2 reading its neighbour (min)",
-                 kClusters, kMin, &measure_dsmem_read<2>},
-           Probe{"throughput.dsmem.cluster4", Family::throughput,
-                 "distributed shared memory read bandwidth, each CTA of a cluster of 4 reading its neighbour (min)",
-                 kClusters, kMin, &measure_dsmem_read<4>},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.dsmem.cluster2", Family::throughput,
+          "distributed shared memory read bandwidth, each CTA of a cluster of 2 reading its neighbour (min)", kClusters,
+          kMinHint, &measure_dsmem_read<2>},
+    Probe{"throughput.dsmem.cluster4", Family::throughput,
+          "distributed shared memory read bandwidth, each CTA of a cluster of 4 reading its neighbour (min)", kClusters,
+          kMinHint, &measure_dsmem_read<4>},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -360,21 +360,21 @@ Measurement measure_mma_convergence(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-const RecordHint kInfo{ExpectationKind::info, 0, 0, 0};
-
-#define GC_MMA_TPUT_PROBES(Name, Id, Kind, MinCC, Ptx, DT, ND, DC, AT, NA, NB, AC, Format, Flop, Peak, Peak90)              \
-  Probe{Name::kId, Family::throughput,                                                                              \
-        Id " throughput at the best point of the warps x ILP sweep, as a fraction of the tensor peak", \
-        {MinCC}, kFraction, &measure_mma<Name>},                                                                    \
-      Probe{std::string(Name::kId) + ".convergence", Family::throughput,                                            \
-            Id ": fewest warps x ILP reaching 95% of the best throughput (info)", {MinCC}, kInfo,        \
+#define GC_MMA_TPUT_PROBES(Name, Id, Kind, MinCC, Ptx, DT, ND, DC, AT, NA, NB, AC, Format, Flop, Peak, Peak90) \
+  Probe{Name::kId,                                                                                             \
+        Family::throughput,                                                                                    \
+        Id " throughput at the best point of the warps x ILP sweep, as a fraction of the tensor peak",         \
+        {MinCC},                                                                                               \
+        kFractionOfPeakHint,                                                                                   \
+        &measure_mma<Name>},                                                                                   \
+      Probe{std::string(Name::kId) + ".convergence",                                                           \
+            Family::throughput,                                                                                \
+            Id ": fewest warps x ILP reaching 95% of the best throughput (info)",                              \
+            {MinCC},                                                                                           \
+            kInfoHint,                                                                                         \
             &measure_mma_convergence<Name>},
 
-const bool kRegistered = [] {
-  for (const Probe& p : {GC_MMA_TPUT_TABLE(GC_MMA_TPUT_PROBES)}) Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({GC_MMA_TPUT_TABLE(GC_MMA_TPUT_PROBES)});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -214,32 +214,44 @@ Measurement measure_onchip(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.shared.load.b128", Family::throughput,
-                 "shared-memory 128-bit load bandwidth, all SMs, as a fraction of peak entry 'smem'", {75}, kFraction,
-                 &measure_onchip<Access::shared_load>},
-           Probe{"throughput.shared.store.b128", Family::throughput,
-                 "shared-memory 128-bit store bandwidth, all SMs, as a fraction of peak entry 'smem'", {75}, kFraction,
-                 &measure_onchip<Access::shared_store>},
-           Probe{"throughput.l1.read", Family::throughput,
-                 "L1 hit bandwidth of one SM (ld.global.ca, 128 KiB footprint) as a fraction of peak entry 'l1'", {75},
-                 kFraction, &measure_onchip<Access::l1_load>},
-           Probe{"throughput.ldmatrix.x4", Family::throughput,
-                 "ldmatrix.sync.m8n8.x4 shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'", {75},
-                 kFraction, &measure_onchip<Access::ldmatrix_x4>},
-           Probe{"throughput.ldmatrix.x4.trans", Family::throughput,
-                 "ldmatrix.sync.m8n8.x4.trans shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'",
-                 {75}, kFraction, &measure_onchip<Access::ldmatrix_x4_trans>},
-           Probe{"throughput.stmatrix.x4", Family::throughput,
-                 "stmatrix.sync.m8n8.x4 shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'", {90},
-                 kFraction, &measure_onchip<Access::stmatrix_x4>},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.shared.load.b128",
+          Family::throughput,
+          "shared-memory 128-bit load bandwidth, all SMs, as a fraction of peak entry 'smem'",
+          {75},
+          kFractionOfPeakHint,
+          &measure_onchip<Access::shared_load>},
+    Probe{"throughput.shared.store.b128",
+          Family::throughput,
+          "shared-memory 128-bit store bandwidth, all SMs, as a fraction of peak entry 'smem'",
+          {75},
+          kFractionOfPeakHint,
+          &measure_onchip<Access::shared_store>},
+    Probe{"throughput.l1.read",
+          Family::throughput,
+          "L1 hit bandwidth of one SM (ld.global.ca, 128 KiB footprint) as a fraction of peak entry 'l1'",
+          {75},
+          kFractionOfPeakHint,
+          &measure_onchip<Access::l1_load>},
+    Probe{"throughput.ldmatrix.x4",
+          Family::throughput,
+          "ldmatrix.sync.m8n8.x4 shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'",
+          {75},
+          kFractionOfPeakHint,
+          &measure_onchip<Access::ldmatrix_x4>},
+    Probe{"throughput.ldmatrix.x4.trans",
+          Family::throughput,
+          "ldmatrix.sync.m8n8.x4.trans shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'",
+          {75},
+          kFractionOfPeakHint,
+          &measure_onchip<Access::ldmatrix_x4_trans>},
+    Probe{"throughput.stmatrix.x4",
+          Family::throughput,
+          "stmatrix.sync.m8n8.x4 shared-memory bandwidth, all SMs, as a fraction of peak entry 'smem'",
+          {90},
+          kFractionOfPeakHint,
+          &measure_onchip<Access::stmatrix_x4>},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

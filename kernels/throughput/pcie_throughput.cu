@@ -76,20 +76,20 @@ Measurement measure_pcie(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.pcie.h2d", Family::throughput,
-                 "host-to-device copy bandwidth (pinned) as a fraction of the PCIe link rate x width from sysfs", {75},
-                 kFraction, &measure_pcie<true>},
-           Probe{"throughput.pcie.d2h", Family::throughput,
-                 "device-to-host copy bandwidth (pinned) as a fraction of the PCIe link rate x width from sysfs", {75},
-                 kFraction, &measure_pcie<false>},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.pcie.h2d",
+          Family::throughput,
+          "host-to-device copy bandwidth (pinned) as a fraction of the PCIe link rate x width from sysfs",
+          {75},
+          kFractionOfPeakHint,
+          &measure_pcie<true>},
+    Probe{"throughput.pcie.d2h",
+          Family::throughput,
+          "device-to-host copy bandwidth (pinned) as a fraction of the PCIe link rate x width from sysfs",
+          {75},
+          kFractionOfPeakHint,
+          &measure_pcie<false>},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Random operand registers in the tensor cores' input formats, for the
-// throughput probes (mma_throughput.cu, wgmma_throughput.cu): random signs and
+// throughput probes (mma_throughput.cu, wgmma_throughput.cu, wgmma_sp_throughput.cu): random signs and
 // small magnitudes, so accumulators random-walk and stay finite, never zero.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <vector>
 
 namespace gpuconform::kernels {
 
@@ -57,6 +58,14 @@ inline std::uint64_t random_register(Fmt fmt, std::mt19937_64& rng) {
     }
   }
   return 1;
+}
+
+// n random 32-bit words of `fmt` elements (operand tiles copied into shared memory).
+inline std::vector<unsigned> random_words(Fmt fmt, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<unsigned> v(n);
+  for (auto& w : v) w = static_cast<unsigned>(random_register(fmt, rng));
+  return v;
 }
 
 }  // namespace gpuconform::kernels

@@ -264,8 +264,6 @@ Measurement measure_stream(const ProbeContext& ctx) {
   return m;
 }
 
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
 
 // Summaries: "device-memory <what> bandwidth as a fraction of 2 x memory clock x bus width".
 std::string hbm_summary(const std::string& what) {
@@ -273,36 +271,40 @@ std::string hbm_summary(const std::string& what) {
 }
 const std::string kOps = fmt::format("{} loads, {} stores", ld_name(kHbmLoad), st_name(kHbmStore));
 
-#define GC_HBM(id, P, L, S, what) \
-  Probe{"throughput.hbm." id, Family::throughput, hbm_summary(what), {75}, kFraction, \
-        &measure_stream<Pattern::P, L, S, HbmShape>}
+#define GC_HBM(id, P, L, S, what)                                                           \
+  Probe {                                                                                   \
+    "throughput.hbm." id, Family::throughput, hbm_summary(what), {75}, kFractionOfPeakHint, \
+        &measure_stream<Pattern::P, L, S, HbmShape>                                         \
+  }
 
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           // hbm.read keeps the summary of the retired kernels/bandwidth/hbm_read.cu.
-           GC_HBM("read", read, kHbmLoad, kHbmStore, "read"),
-           GC_HBM("write", write, kHbmLoad, kHbmStore, fmt::format("write ({} stores)", st_name(kHbmStore))),
-           GC_HBM("copy", copy, kHbmLoad, kHbmStore, fmt::format("copy ({})", kOps)),
-           GC_HBM("triad", triad, kHbmLoad, kHbmStore, fmt::format("triad a = b + s*c ({})", kOps)),
-           GC_HBM("read.ca", read, Ld::ca, kHbmStore, "read with ld.global.ca"),
-           GC_HBM("read.cg", read, Ld::cg, kHbmStore, "read with ld.global.cg"),
-           GC_HBM("read.cs", read, Ld::cs, kHbmStore, "read with ld.global.cs"),
-           GC_HBM("read.lu", read, Ld::lu, kHbmStore, "read with ld.global.lu"),
-           GC_HBM("read.cv", read, Ld::cv, kHbmStore, "read with ld.global.cv"),
-           GC_HBM("write.wb", write, kHbmLoad, St::wb, "write with st.global.wb"),
-           GC_HBM("write.cg", write, kHbmLoad, St::cg, "write with st.global.cg"),
-           GC_HBM("write.cs", write, kHbmLoad, St::cs, "write with st.global.cs"),
-           GC_HBM("write.wt", write, kHbmLoad, St::wt, "write with st.global.wt"),
-           Probe{"throughput.l2.read", Family::throughput,
-                 "L2 read bandwidth (.cg loads over a quarter of the L2, all SMs); no public peak: a measured minimum",
-                 {75}, kMin, &measure_stream<Pattern::read, Ld::cg, St::wb, L2Shape>},
-           Probe{"throughput.l2.write", Family::throughput,
-                 "L2 write bandwidth (.cg stores over a quarter of the L2, all SMs); no public peak: a measured minimum",
-                 {75}, kMin, &measure_stream<Pattern::write, Ld::cg, St::cg, L2Shape>},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    // hbm.read keeps the summary of the retired kernels/bandwidth/hbm_read.cu.
+    GC_HBM("read", read, kHbmLoad, kHbmStore, "read"),
+    GC_HBM("write", write, kHbmLoad, kHbmStore, fmt::format("write ({} stores)", st_name(kHbmStore))),
+    GC_HBM("copy", copy, kHbmLoad, kHbmStore, fmt::format("copy ({})", kOps)),
+    GC_HBM("triad", triad, kHbmLoad, kHbmStore, fmt::format("triad a = b + s*c ({})", kOps)),
+    GC_HBM("read.ca", read, Ld::ca, kHbmStore, "read with ld.global.ca"),
+    GC_HBM("read.cg", read, Ld::cg, kHbmStore, "read with ld.global.cg"),
+    GC_HBM("read.cs", read, Ld::cs, kHbmStore, "read with ld.global.cs"),
+    GC_HBM("read.lu", read, Ld::lu, kHbmStore, "read with ld.global.lu"),
+    GC_HBM("read.cv", read, Ld::cv, kHbmStore, "read with ld.global.cv"),
+    GC_HBM("write.wb", write, kHbmLoad, St::wb, "write with st.global.wb"),
+    GC_HBM("write.cg", write, kHbmLoad, St::cg, "write with st.global.cg"),
+    GC_HBM("write.cs", write, kHbmLoad, St::cs, "write with st.global.cs"),
+    GC_HBM("write.wt", write, kHbmLoad, St::wt, "write with st.global.wt"),
+    Probe{"throughput.l2.read",
+          Family::throughput,
+          "L2 read bandwidth (.cg loads over a quarter of the L2, all SMs); no public peak: a measured minimum",
+          {75},
+          kMinHint,
+          &measure_stream<Pattern::read, Ld::cg, St::wb, L2Shape>},
+    Probe{"throughput.l2.write",
+          Family::throughput,
+          "L2 write bandwidth (.cg stores over a quarter of the L2, all SMs); no public peak: a measured minimum",
+          {75},
+          kMinHint,
+          &measure_stream<Pattern::write, Ld::cg, St::cg, L2Shape>},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

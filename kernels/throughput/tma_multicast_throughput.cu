@@ -147,22 +147,17 @@ Measurement measure_tma_multicast(const ProbeContext& ctx) {
 }
 
 const Requirements kClusters{90, 0, "TMA multicast (thread-block clusters)"};
-const RecordHint kMin{ExpectationKind::min, 0, 0, 0.05};
 
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.tma.multicast.cluster2", Family::throughput,
-                 "bandwidth delivered into shared memory by TMA multicast to clusters of 2 (each chunk read once, "
-                 "landing in both CTAs); min",
-                 kClusters, kMin, &measure_tma_multicast<2>},
-           Probe{"throughput.tma.multicast.cluster4", Family::throughput,
-                 "bandwidth delivered into shared memory by TMA multicast to clusters of 4 (each chunk read once, "
-                 "landing in all four CTAs); min",
-                 kClusters, kMin, &measure_tma_multicast<4>},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.tma.multicast.cluster2", Family::throughput,
+          "bandwidth delivered into shared memory by TMA multicast to clusters of 2 (each chunk read once, "
+          "landing in both CTAs); min",
+          kClusters, kMinHint, &measure_tma_multicast<2>},
+    Probe{"throughput.tma.multicast.cluster4", Family::throughput,
+          "bandwidth delivered into shared memory by TMA multicast to clusters of 4 (each chunk read once, "
+          "landing in all four CTAs); min",
+          kClusters, kMinHint, &measure_tma_multicast<4>},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

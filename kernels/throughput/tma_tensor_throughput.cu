@@ -145,17 +145,15 @@ Measurement measure_tma_tensor_2d(const ProbeContext& ctx) {
   return m;
 }
 
-const bool kRegistered = [] {
-  Registry::instance().add(Probe{
-      "throughput.tma.tensor_2d",
-      Family::throughput,
-      "device-memory read bandwidth through TMA tensor-map 2-D tile loads (cp.async.bulk.tensor.2d, 64 x 128 x 4 B "
-      "tiles, 6 in flight per SM) as a fraction of 2 x memory clock x bus width",
-      {90, 0, "TMA tensor maps (cp.async.bulk.tensor)"},
-      {ExpectationKind::fraction_of_peak, 0, 0, 0.05},
-      &measure_tma_tensor_2d});
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.tma.tensor_2d",
+          Family::throughput,
+          "device-memory read bandwidth through TMA tensor-map 2-D tile loads (cp.async.bulk.tensor.2d, 64 x 128 x 4 B "
+          "tiles, 6 in flight per SM) as a fraction of 2 x memory clock x bus width",
+          {90, 0, "TMA tensor maps (cp.async.bulk.tensor)"},
+          kFractionOfPeakHint,
+          &measure_tma_tensor_2d},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

@@ -118,19 +118,15 @@ Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_90
 
 const Requirements kTma{90, 0, "TMA (cp.async.bulk)"};
 
-const bool kRegistered = [] {
-  for (const Probe& p : {
-           Probe{"throughput.tma.load.hbm", Family::throughput,
-                 "plateau of device-memory bandwidth through TMA bulk copies against bytes in flight per SM, as a "
-                 "fraction of 2 x memory clock x bus width (curve in the record)",
-                 kTma, {ExpectationKind::fraction_of_peak, 0, 0, 0.05}, &measure_plateau},
-           Probe{"throughput.tma.load.hbm.bytes_in_flight_90", Family::throughput,
-                 "fewest bytes in flight per SM for which TMA bulk copies reach 90% of their bandwidth plateau", kTma,
-                 {ExpectationKind::max, 0, 0, 0}, &measure_bytes_90},
-       })
-    Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({
+    Probe{"throughput.tma.load.hbm", Family::throughput,
+          "plateau of device-memory bandwidth through TMA bulk copies against bytes in flight per SM, as a "
+          "fraction of 2 x memory clock x bus width (curve in the record)",
+          kTma, kFractionOfPeakHint, &measure_plateau},
+    Probe{"throughput.tma.load.hbm.bytes_in_flight_90", Family::throughput,
+          "fewest bytes in flight per SM for which TMA bulk copies reach 90% of their bandwidth plateau", kTma,
+          kMaxHint, &measure_bytes_90},
+});
 
 }  // namespace
 }  // namespace gpuconform::kernels

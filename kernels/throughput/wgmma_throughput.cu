@@ -12,20 +12,14 @@
 // K-major layout (core matrices of 8 rows x 16 bytes, leading byte offset
 // 128, stride byte offset 256: latency/wgmma_ops.cuh) serves all types.
 //
-// Mechanism: two warpgroups (256 threads) per SM, each with its own
-// accumulator; per loop trip a wgmma.fence, kSteps back-to-back wgmmas into
-// that accumulator, commit, wait_group 0. While one warpgroup drains its batch
-// the other issues, so the tensor cores never wait for a wait_group.
-// Operands: random in the input format (random_formats.hpp), copied from
-// global into shared memory and made visible to the async proxy with
-// fence.proxy.async.
+// Mechanism (shared with the sparse probes): wgmma_rate.cuh. Operands: random
+// in the input format (random_formats.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <random>
 #include <type_traits>
 
-#include "common/clock_stamps.cuh"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/sass.hpp"
@@ -33,19 +27,11 @@
 #include "gpuconform/timing.hpp"
 #include "latency/wgmma_ops.cuh"
 #include "throughput/random_formats.hpp"
+#include "throughput/wgmma_rate.cuh"
 
 namespace gpuconform::kernels {
 namespace {
 
-// wgmmas per batch: each batch is fenced, committed and waited for (wait_group
-// 0), so with one warpgroup one completion latency minus one issue interval is
-// lost per batch (1.6% at 64 on an H100: 0.984 of the per-clock peak on one SM,
-// run of 2026-11-25); a second warpgroup fills that gap. Keeping the next batch in flight (wait_group 1) makes
-// ptxas serialise the wgmmas (C7514: the accumulators are reused while the
-// previous group is pending), which costs more.
-constexpr int kSteps = 64;
-constexpr int kWarpgroups = 2;
-constexpr int kThreads = 128 * kWarpgroups;
 constexpr int kAWords = 64 * 32 / 4, kBWords = 256 * 32 / 4;  // 32 bytes of K per row
 
 // Operand lists: "%0, ..., %(n-1)" for n accumulator registers, then the A and
@@ -148,22 +134,13 @@ __device__ __forceinline__ Reg accumulator_start(bool f16_pairs) {
 }
 
 template <class V>
-__global__ void __launch_bounds__(kThreads) wgmma_throughput_kernel(const unsigned* a_src, const unsigned* b_src,
-                                                               int trips, float* sink, long long* stamps) {
-  // Outside sm_90a the wgmma helpers are empty and issue() traps; the body is
-  // still compiled there (so every variant is referenced) but never runs: the
-  // probes require sm_90a.
-#if !GC_HAVE_WGMMA
-  __trap();
-#endif
+__global__ void __launch_bounds__(kWgmmaThreads)
+    wgmma_throughput_kernel(const unsigned* a_src, const unsigned* b_src, int trips, float* sink, long long* stamps) {
+  // Outside sm_90a the wgmma helpers are empty and the staging traps; the body is
+  // still compiled there (so every variant is referenced) but never runs.
   __shared__ alignas(128) unsigned a_s[kAWords];
   __shared__ alignas(128) unsigned b_s[kBWords];
-  for (int i = threadIdx.x; i < kAWords; i += blockDim.x) a_s[i] = a_src[i];
-  for (int i = threadIdx.x; i < kBWords; i += blockDim.x) b_s[i] = b_src[i];
-#if GC_HAVE_WGMMA
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
-  __syncthreads();
+  wgmma_stage_tiles<kAWords, kBWords>(a_s, a_src, b_s, b_src);
   const unsigned long long da = smem_descriptor(a_s), db = smem_descriptor(b_s);
   // A from registers (.areg): each thread's four fragment registers.
   unsigned a[4];
@@ -172,27 +149,8 @@ __global__ void __launch_bounds__(kThreads) wgmma_throughput_kernel(const unsign
   typename V::Reg d[V::kRegs];
 #pragma unroll
   for (int i = 0; i < V::kRegs; ++i) d[i] = accumulator_start<typename V::Reg>(V::kFmt == Fmt::f16);
-  const GcStamp begin = gc_stamp_now();
-#pragma unroll 1
-  for (int trip = 0; trip < trips; ++trip) {
-    wgmma_fence();  // as CUTLASS's mainloop: a fence before each batch that reuses the accumulators
-#pragma unroll
-    for (int s = 0; s < kSteps; ++s) V::issue(d, a, da, db);
-    wgmma_commit();
-    wgmma_wait<0>();
-  }
-  gc_stamp_store(stamps, begin);
-  float acc = 0;
-#pragma unroll
-  for (int i = 0; i < V::kRegs; ++i) acc += static_cast<float>(d[i]);
-  sink[blockIdx.x * kThreads + threadIdx.x] = acc;
-}
-
-std::vector<unsigned> random_words(Fmt fmt, std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<unsigned> v(n);
-  for (auto& w : v) w = static_cast<unsigned>(random_register(fmt, rng));
-  return v;
+  wgmma_timed_batches(trips, stamps, [&] { V::issue(d, a, da, db); });
+  wgmma_sink<V::kRegs>(d, sink);
 }
 
 template <class V, bool AllSms>
@@ -204,19 +162,19 @@ Measurement measure_wgmma_throughput(const ProbeContext& ctx) {
   DeviceBuffer<unsigned> za(kAWords), zb(kBWords);
   GC_CUDA_CHECK(cudaMemset(za.get(), 0, za.bytes()));
   GC_CUDA_CHECK(cudaMemset(zb.get(), 0, zb.bytes()));
-  DeviceBuffer<float> sink(static_cast<std::size_t>(grid) * kThreads);
+  DeviceBuffer<float> sink(static_cast<std::size_t>(grid) * kWgmmaThreads);
   const auto kernel = wgmma_throughput_kernel<V>;
   auto run = [&](const unsigned* pa, const unsigned* pb, int trips, long long* stamps) {
-    kernel<<<grid, kThreads>>>(pa, pb, trips, sink.get(), stamps);
+    kernel<<<grid, kWgmmaThreads>>>(pa, pb, trips, sink.get(), stamps);
   };
-  const int trips = calibrate_trips([&](int t) { run(a.get(), b.get(), t, nullptr); }, kLaunchTargetMs, 4);
-  Work work;
-  work.peak_id = V::kPeak;
-  work.units_per_launch = static_cast<double>(grid) * kWarpgroups * trips * kSteps * V::kFlop;
-  work.sms_used = grid;
-  work.method = fmt::format("{} SM(s) x {} warpgroups, each {} trips x {} back-to-back {} ({}) into its own "
-                            "accumulator, fence + commit + wait_group 0 per trip; random operands",
-                            grid, kWarpgroups, trips, kSteps, V::kInstr, V::kAreg ? "A from registers" : "A and B in shared memory");
+  WgmmaLaunch plan = plan_wgmma_launch(V::kPeak, grid, V::kFlop, [&](int t) { run(a.get(), b.get(), t, nullptr); });
+  const int trips = plan.trips;
+  Work& work = plan.work;
+  work.method = fmt::format(
+      "{} SM(s) x {} warpgroups, each {} trips x {} back-to-back {} ({}) into its own "
+      "accumulator, fence + commit + wait_group 0 per trip; random operands",
+      grid, kWgmmaWarpgroups, trips, kWgmmaSteps, V::kInstr,
+      V::kAreg ? "A from registers" : "A and B in shared memory");
   Measurement m = measure_throughput(ctx, work, [&](long long* stamps) { run(a.get(), b.get(), trips, stamps); },
                                      throughput_options(ctx));
   if (AllSms) {
@@ -231,21 +189,21 @@ Measurement measure_wgmma_throughput(const ProbeContext& ctx) {
   return m;
 }
 
-const Requirements kSm90a{90, 90, "sm_90a (wgmma)"};
-const RecordHint kFraction{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
-
-#define GC_WGMMA_PROBES(Name, Id, Instr, NReg, RegT, Cons, Tail, Format, Flop, Peak, Areg)                       \
-  Probe{"throughput.wgmma." Id, Family::throughput,                                                                \
-        "wgmma " Id " on all SMs, random operands, as a fraction of peak entry '" Peak "'", kSm90a, kFraction,      \
-        &measure_wgmma_throughput<Name, true>},                                                                    \
-      Probe{"throughput.wgmma." Id ".one_sm", Family::throughput,                                                  \
-            "wgmma " Id " on one SM: the per-clock tensor-core rate of one SM ('" Peak "')", kSm90a, kFraction,     \
+#define GC_WGMMA_PROBES(Name, Id, Instr, NReg, RegT, Cons, Tail, Format, Flop, Peak, Areg)   \
+  Probe{"throughput.wgmma." Id,                                                              \
+        Family::throughput,                                                                  \
+        "wgmma " Id " on all SMs, random operands, as a fraction of peak entry '" Peak "'",  \
+        kWgmmaSm90a,                                                                         \
+        kFractionOfPeakHint,                                                                 \
+        &measure_wgmma_throughput<Name, true>},                                              \
+      Probe{"throughput.wgmma." Id ".one_sm",                                                \
+            Family::throughput,                                                              \
+            "wgmma " Id " on one SM: the per-clock tensor-core rate of one SM ('" Peak "')", \
+            kWgmmaSm90a,                                                                     \
+            kFractionOfPeakHint,                                                             \
             &measure_wgmma_throughput<Name, false>},
 
-const bool kRegistered = [] {
-  for (const Probe& p : {GC_WGMMA_TABLE(GC_WGMMA_PROBES)}) Registry::instance().add(p);
-  return true;
-}();
+const bool kRegistered = register_probes({GC_WGMMA_TABLE(GC_WGMMA_PROBES)});
 
 }  // namespace
 }  // namespace gpuconform::kernels

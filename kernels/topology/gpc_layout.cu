@@ -282,25 +282,34 @@ const BoardLayout& board_layout(const ProbeContext& ctx, const std::string& cons
   return it->second.layout;
 }
 
-GPUCONFORM_PROBE("topology.gpc.count", Family::topology,
-                 "GPCs (logical groups of more than one TPC) found by where thread-block clusters run", kClusters,
-                 {ExpectationKind::band, 0, 0}, &measure_gpc_count);
-GPUCONFORM_PROBE("topology.gpc.singleton_tpcs", Family::topology,
-                 "TPCs never co-scheduled with another TPC (a logical GPC of their own, seed 003)", kClusters,
-                 {ExpectationKind::info, 0, 0}, &measure_singleton_tpcs);
-GPUCONFORM_PROBE("topology.gpc.sm_counts", Family::topology,
-                 "violated layout invariants: GPC SM counts sum to the SM count, two passes agree, the largest "
-                 "cluster fits a GPC, TPC pairs are fixed and inside one GPC", kClusters,
-                 {ExpectationKind::max, 0, 0}, &measure_sm_counts);
-GPUCONFORM_PROBE("topology.tpc.count", Family::topology,
-                 "SM pairs that size-2 clusters always placed together: a lower bound of the TPCs (Hopper does not "
-                 "pin clusters of 2 to TPCs), recorded",
-                 kClusters, {ExpectationKind::info, 0, 0}, &measure_tpc_count);
-GPUCONFORM_PROBE("topology.cluster.max_size", Family::topology,
-                 "largest cluster at one CTA per SM (cudaOccupancyMaxPotentialClusterSize, non-portable allowed)",
-                 kClusters, {ExpectationKind::band, 0, 0}, &measure_max_cluster);
-GPUCONFORM_PROBE("topology.cluster.max_size_achievable", Family::topology,
-                 "violations: the occupancy API's largest clusters, as many as it says fit, all resident at once "
-                 "on distinct SMs inside one GPC", kClusters, {ExpectationKind::max, 0, 0}, &measure_achievable);
+const bool kRegistered = register_probes({
+    Probe{"topology.gpc.count",
+          Family::topology,
+          "GPCs (logical groups of more than one TPC) found by where thread-block clusters run",
+          kClusters,
+          {ExpectationKind::band, 0, 0},
+          &measure_gpc_count},
+    Probe{"topology.gpc.singleton_tpcs", Family::topology,
+          "TPCs never co-scheduled with another TPC (a logical GPC of their own, seed 003)", kClusters, kInfoHint,
+          &measure_singleton_tpcs},
+    Probe{"topology.gpc.sm_counts", Family::topology,
+          "violated layout invariants: GPC SM counts sum to the SM count, two passes agree, the largest "
+          "cluster fits a GPC, TPC pairs are fixed and inside one GPC",
+          kClusters, kMaxHint, &measure_sm_counts},
+    Probe{"topology.tpc.count", Family::topology,
+          "SM pairs that size-2 clusters always placed together: a lower bound of the TPCs (Hopper does not "
+          "pin clusters of 2 to TPCs), recorded",
+          kClusters, kInfoHint, &measure_tpc_count},
+    Probe{"topology.cluster.max_size",
+          Family::topology,
+          "largest cluster at one CTA per SM (cudaOccupancyMaxPotentialClusterSize, non-portable allowed)",
+          kClusters,
+          {ExpectationKind::band, 0, 0},
+          &measure_max_cluster},
+    Probe{"topology.cluster.max_size_achievable", Family::topology,
+          "violations: the occupancy API's largest clusters, as many as it says fit, all resident at once "
+          "on distinct SMs inside one GPC",
+          kClusters, kMaxHint, &measure_achievable},
+});
 
 }  // namespace gpuconform::kernels

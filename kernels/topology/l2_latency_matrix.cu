@@ -168,19 +168,40 @@ const Requirements kL2{80};
 
 }  // namespace
 
-GPUCONFORM_PROBE("topology.l2.latency_matrix", Family::topology,
-                 "violations: every SM sees a near and a far L2 partition (first touch), each GPC lies in one",
-                 kL2, {ExpectationKind::max, 0, 0}, &measure_latency_matrix);
-GPUCONFORM_PROBE("topology.l2.near.min", Family::topology, "fastest SM's first-touch latency to its near L2 partition",
-                 kL2, {ExpectationKind::band, 0, 0.01}, &measure_extreme<Extreme::near_min>);
-GPUCONFORM_PROBE("topology.l2.near.max", Family::topology, "slowest SM's first-touch latency to its near L2 partition",
-                 kL2, {ExpectationKind::band, 0, 0.01}, &measure_extreme<Extreme::near_max>);
-GPUCONFORM_PROBE("topology.l2.far.min", Family::topology, "fastest SM's first-touch latency to its far L2 partition",
-                 kL2, {ExpectationKind::band, 0, 0.01}, &measure_extreme<Extreme::far_min>);
-GPUCONFORM_PROBE("topology.l2.far.max", Family::topology, "slowest SM's first-touch latency to its far L2 partition",
-                 kL2, {ExpectationKind::band, 0, 0.01}, &measure_extreme<Extreme::far_max>);
-GPUCONFORM_PROBE("topology.uniformity.l2_latency", Family::topology,
-                 "each SM's first-touch latency to its near L2 partition, against the board's median", kL2,
-                 {ExpectationKind::band, 0, 0}, &measure_l2_uniformity);
+const bool kRegistered = register_probes({
+    Probe{"topology.l2.latency_matrix", Family::topology,
+          "violations: every SM sees a near and a far L2 partition (first touch), each GPC lies in one", kL2, kMaxHint,
+          &measure_latency_matrix},
+    Probe{"topology.l2.near.min",
+          Family::topology,
+          "fastest SM's first-touch latency to its near L2 partition",
+          kL2,
+          {ExpectationKind::band, 0, 0.01},
+          &measure_extreme<Extreme::near_min>},
+    Probe{"topology.l2.near.max",
+          Family::topology,
+          "slowest SM's first-touch latency to its near L2 partition",
+          kL2,
+          {ExpectationKind::band, 0, 0.01},
+          &measure_extreme<Extreme::near_max>},
+    Probe{"topology.l2.far.min",
+          Family::topology,
+          "fastest SM's first-touch latency to its far L2 partition",
+          kL2,
+          {ExpectationKind::band, 0, 0.01},
+          &measure_extreme<Extreme::far_min>},
+    Probe{"topology.l2.far.max",
+          Family::topology,
+          "slowest SM's first-touch latency to its far L2 partition",
+          kL2,
+          {ExpectationKind::band, 0, 0.01},
+          &measure_extreme<Extreme::far_max>},
+    Probe{"topology.uniformity.l2_latency",
+          Family::topology,
+          "each SM's first-touch latency to its near L2 partition, against the board's median",
+          kL2,
+          {ExpectationKind::band, 0, 0},
+          &measure_l2_uniformity},
+});
 
 }  // namespace gpuconform::kernels

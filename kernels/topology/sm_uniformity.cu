@@ -323,20 +323,37 @@ const Requirements kAny{70};
 
 }  // namespace
 
-GPUCONFORM_PROBE("topology.uniformity.fma_rate", Family::topology,
-                 "each SM's FFMA rate (one block per SM, clock64), against the board's median", kAny,
-                 {ExpectationKind::band, 0, 0}, &measure_fma);
-GPUCONFORM_PROBE("topology.uniformity.shared_bandwidth", Family::topology,
-                 "each SM's shared-memory load bandwidth per clock, against the board's median", kAny,
-                 {ExpectationKind::band, 0, 0}, &measure_shared);
-GPUCONFORM_PROBE("topology.uniformity.l1_hit_latency", Family::topology,
-                 "each SM's L1 hit latency (pointer chase), against the board's median", kAny,
-                 {ExpectationKind::band, 0, 0}, &measure_l1);
-GPUCONFORM_PROBE("topology.uniformity.mma_rate", Family::topology,
-                 "each SM's mma.sync m16n8k16 f32.f16 rate, against the board's median", Requirements{80},
-                 {ExpectationKind::band, 0, 0}, &measure_mma);
-GPUCONFORM_PROBE("topology.uniformity.hbm_bandwidth", Family::topology,
-                 "each SM's HBM read bandwidth streaming alone, against the board's median", kAny,
-                 {ExpectationKind::band, 0, 0}, &measure_hbm);
+const bool kRegistered = register_probes({
+    Probe{"topology.uniformity.fma_rate",
+          Family::topology,
+          "each SM's FFMA rate (one block per SM, clock64), against the board's median",
+          kAny,
+          {ExpectationKind::band, 0, 0},
+          &measure_fma},
+    Probe{"topology.uniformity.shared_bandwidth",
+          Family::topology,
+          "each SM's shared-memory load bandwidth per clock, against the board's median",
+          kAny,
+          {ExpectationKind::band, 0, 0},
+          &measure_shared},
+    Probe{"topology.uniformity.l1_hit_latency",
+          Family::topology,
+          "each SM's L1 hit latency (pointer chase), against the board's median",
+          kAny,
+          {ExpectationKind::band, 0, 0},
+          &measure_l1},
+    Probe{"topology.uniformity.mma_rate",
+          Family::topology,
+          "each SM's mma.sync m16n8k16 f32.f16 rate, against the board's median",
+          Requirements{80},
+          {ExpectationKind::band, 0, 0},
+          &measure_mma},
+    Probe{"topology.uniformity.hbm_bandwidth",
+          Family::topology,
+          "each SM's HBM read bandwidth streaming alone, against the board's median",
+          kAny,
+          {ExpectationKind::band, 0, 0},
+          &measure_hbm},
+});
 
 }  // namespace gpuconform::kernels

@@ -81,6 +81,11 @@ bool Registry::add(Probe probe) {
   return true;
 }
 
+bool register_probes(std::vector<Probe> probes) {
+  for (Probe& p : probes) Registry::instance().add(std::move(p));
+  return true;
+}
+
 const Probe* Registry::find(const std::string& id) const {
   for (const Probe& p : probes_)
     if (p.id == id) return &p;

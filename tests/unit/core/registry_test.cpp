@@ -40,6 +40,13 @@ TEST(Registry, RejectsDuplicatesAndWrongFamilyPrefix) {
   EXPECT_THROW(r.add(wrong), std::logic_error);
 }
 
+TEST(Registry, RegisterProbesIsAddForEveryRow) {
+  // register_probes is the one registration form: a table with a registered id throws as add does.
+  Probe dup = *Registry::instance().find("latency.alu.fma.rn.f32");
+  EXPECT_THROW(register_probes({dup}), std::logic_error);
+  EXPECT_TRUE(register_probes({}));
+}
+
 TEST(Registry, GtestNamesFollowTheIds) {
   const Probe* p = Registry::instance().find("latency.alu.fma.rn.f32");
   ASSERT_NE(p, nullptr);

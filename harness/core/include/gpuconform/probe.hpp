@@ -2,8 +2,8 @@
 #pragma once
 // The probe registry: every measurement is registered once, by id, and both
 // front ends (the gtest binary and the gpuconform CLI) enumerate it. Adding a
-// probe means one kernel file with one GPUCONFORM_PROBE and expectation
-// entries; no test or tool edits.
+// probe means a row in one kernel file's register_probes({...}) table and
+// expectation entries; no test or tool edits.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +40,14 @@ struct RecordHint {
   double min_tol_rel = 0;    // band: smallest relative half-width
   double fraction_margin = 0.05;  // fraction_of_peak with no band-policy class: fail margin x centre
 };
+
+// The record hints many probes share, defined once so that a family's rows cannot drift apart.
+inline constexpr RecordHint kFractionOfPeakHint{ExpectationKind::fraction_of_peak, 0, 0, 0.05};
+inline constexpr RecordHint kMinHint{ExpectationKind::min, 0, 0, 0.05};    // no public peak: a measured minimum
+inline constexpr RecordHint kMaxHint{ExpectationKind::max, 0, 0, 0.05};    // counts and limits that must not rise
+inline constexpr RecordHint kInfoHint{ExpectationKind::info, 0, 0, 0.05};  // recorded, never judged
+// Deterministic latencies get a ±0.25-cycle floor when recorded.
+inline constexpr RecordHint kDeterministicLatency{ExpectationKind::band, 0.25, 0.0};
 
 // Which GPUs one run of a probe involves. Per-GPU probes run on every GPU at once;
 // pair and node probes run after them, one at a time, while no other probe runs:
@@ -101,6 +109,15 @@ class Registry {
 void set_planned_probes(std::vector<std::string> ids);
 std::vector<std::string> planned_probes();
 
+// The one way a kernel file registers its probes, at static-initialisation time:
+//   const bool kRegistered = register_probes({Probe{...}, Probe{...}});
+// one table per file, whether its rows are written out, expanded from an X-macro table
+// (many rows on one source line) or generated (a pack expansion, a loop filling a vector).
+// Kernels are built as an object library so the linker keeps every registration. No CUDA
+// call may happen here: listing tests must work on a machine without a GPU. Throws
+// std::logic_error as Registry::add does; returns true, for the kRegistered constant.
+bool register_probes(std::vector<Probe> probes);
+
 // True when GPUCONFORM_SELFTEST=1: the self-test probes become selectable.
 bool selftest_enabled();
 // Whether a front end may select `probe` (run, record, the gtest binary):
@@ -113,11 +130,3 @@ std::string test_name(const Probe& probe);
 
 }  // namespace gpuconform
 
-#define GC_CONCAT_INNER(a, b) a##b
-#define GC_CONCAT(a, b) GC_CONCAT_INNER(a, b)
-// Registers a probe at static-initialisation time (kernels are built as an
-// object library so the linker keeps every registration). No CUDA call may
-// happen here: listing tests must work on a machine without a GPU.
-#define GPUCONFORM_PROBE(...)                                                     \
-  static const bool GC_CONCAT(gc_probe_registered_, __LINE__) =                  \
-      ::gpuconform::Registry::instance().add(::gpuconform::Probe{__VA_ARGS__})
