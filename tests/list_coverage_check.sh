@@ -8,7 +8,7 @@
 #   - --json: per file and family, judged + recorded_only + no_entry + unsupported equals the
 #     family's registered probes, and quick judged <= selected;
 #   - sm_90 judges every latency and numeric probe (but those awaiting their first recording,
-#     listed in a tools/device/*_info_overlay.toml, and the findings: an sm_90 entry of kind
+#     listed in a tools/device/*_info_overlay.toml or *_hypothesis_overlay.toml, and the findings: an sm_90 entry of kind
 #     info whose note begins "recorded, not judged: a finding." records a documented bound
 #     a healthy board exceeds), and every probe quick selects there but
 #     the GPU-to-GPU ones (no p2p entry in the H100 file);
@@ -43,9 +43,11 @@ python3 - "$work/coverage.json" "${#files[@]}" "$dir/../tools/device" "$dir/sm_9
 import glob, json, os, re, sys
 d = json.load(open(sys.argv[1]))
 # Probes awaiting their first recording: the ids of the record-only overlays under
-# tools/device/ (e.g. new_probes_info_overlay.toml) may still lack an sm_90 entry.
+# tools/device/ (e.g. new_probes_info_overlay.toml), and of the hypothesis overlays their
+# first run judges (wgmma_sp_hypothesis_overlay.toml), may still lack an sm_90 entry.
 pending, pending_groups = {}, set()
-for path in glob.glob(os.path.join(sys.argv[3], "*_info_overlay.toml")):
+for path in glob.glob(os.path.join(sys.argv[3], "*_info_overlay.toml")) + \
+        glob.glob(os.path.join(sys.argv[3], "*_hypothesis_overlay.toml")):
     for pid in re.findall(r'^\[probe\."([^"]+)"\]', open(path).read(), re.M):
         pending[pid.split(".")[0]] = pending.get(pid.split(".")[0], 0) + 1
         pending_groups.add(".".join(pid.split(".")[:2]))

@@ -121,10 +121,12 @@ void register_path(std::index_sequence<Q...>) {
   auto add = [&](std::size_t q, ProbeFn fn) {
     const std::string property = kFeatureProperties[q];
     if (!feature_applies(*v, property)) return;
-    Registry::instance().add(Probe{fmt::format("numeric.feature.{}.{}", fp.path, property), Family::numeric,
-                                   fmt::format("{}: the fitted block-FMA {} equals the expected value", fp.variant,
-                                               property),
-                                   needs, {ExpectationKind::exact}, fn});
+    register_probes({Probe{fmt::format("numeric.feature.{}.{}", fp.path, property),
+                           Family::numeric,
+                           fmt::format("{}: the fitted block-FMA {} equals the expected value", fp.variant, property),
+                           needs,
+                           {ExpectationKind::exact},
+                           fn}});
   };
   (add(Q, &run_feature<P, Q>), ...);
 }

@@ -11,11 +11,13 @@
 // One instance per warp (mma.sync) or per warpgroup (wgmma); D is poisoned beforehand, so an
 // element the kernel never wrote cannot pass the layout self-test.
 //
-// Sparse variants (mma.sp, table in mma_sp.cu) add kSelector to their traits: the launcher
-// compresses A on the host (sparse_a.hpp: M x K/2 kept values and one metadata nibble per
-// chunk) and assembles every lane's metadata register there (sparse_mma.hpp), so that the
-// generator can try other readings of the metadata figures without another build; A's
-// fragment is the dense m16n8k(K/2) one over the compressed operand.
+// Sparse variants (mma.sp, table in mma_sp.cu; wgmma.mma_async.sp, wgmma_sp.cu) add
+// kSelector to their traits: the launcher compresses A on the host (sparse_a.hpp: M x K/2
+// kept values and one metadata nibble per chunk) and assembles every thread's metadata
+// register there (sparse_mma.hpp; a warpgroup's four warps each hold their 16 rows as one
+// mma.sp warp does), so that the generator can try other readings of the metadata figures
+// without another build; A's fragment (or shared-memory tile) is the dense k(K/2) one over
+// the compressed operand, B the dense k(K) one.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/cuda_arch.cuh"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/numerics/mma_instances.hpp"
 #include "gpuconform/numerics/mma_variant.hpp"
@@ -40,11 +43,6 @@ using namespace gpuconform::numerics;
 // Device-side helpers live in their own namespace: other kernel families have theirs.
 namespace gpuconform::kernels::mma {
 
-#if defined(__CUDA_ARCH__)
-inline constexpr int kDeviceArch = __CUDA_ARCH__;
-#else
-inline constexpr int kDeviceArch = 0;
-#endif
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 inline constexpr bool kDeviceSm90a = true;
 #else
@@ -218,30 +216,37 @@ struct Fragment {
 
 // ---- wgmma shared-memory operands: K-major, no swizzle ------------------------------
 // Core matrices of 8 rows x 16 bytes, 128 contiguous bytes each. PTX ISA canonical layout
-// ((8,m),(T,2k)):((1T,SBO),(1,LBO)): LBO steps along K, SBO along M (or N).
+// ((8,m),(T,2k)):((1T,SBO),(1,LBO)): LBO steps along K, SBO along M (or N). A row of K is
+// 32 bytes on every dense shape and for the compressed A of wgmma.sp, 64 bytes for the B of
+// wgmma.sp (K = 32 f16, 16 tf32, 64 8-bit): SBO is the 8 rows' bytes, as the wgmma.sp
+// latency probes' B descriptor has it (latency/wgmma_sp_ops.cuh, stride 512).
 constexpr std::uint32_t kLeadingBytes = 128;  // LBO: next 16-byte column of core matrices
-constexpr std::uint32_t kStrideBytes = 256;   // SBO: next 8 rows (all shapes here have K = 32 bytes)
-
-__host__ __device__ constexpr std::uint32_t smem_offset(int row, int byte_in_row) {
-  return (row / 8) * kStrideBytes + (byte_in_row / 16) * kLeadingBytes + (row % 8) * 16 + byte_in_row % 16;
+__host__ __device__ constexpr std::uint32_t stride_bytes(int row_bytes) {  // SBO: next 8 rows
+  return 8u * static_cast<std::uint32_t>(row_bytes);
 }
 
+__host__ __device__ constexpr std::uint32_t smem_offset(int row, int byte_in_row, int row_bytes = 32) {
+  return (row / 8) * stride_bytes(row_bytes) + (byte_in_row / 16) * kLeadingBytes + (row % 8) * 16 + byte_in_row % 16;
+}
+
+template <int RowBytes>
 constexpr bool smem_layout_is_injective() {
-  bool used[64 * 32] = {};
+  bool used[64 * RowBytes] = {};
   for (int row = 0; row < 64; ++row)
-    for (int byte = 0; byte < 32; ++byte) {
-      const std::uint32_t at = smem_offset(row, byte);
-      if (at >= 64 * 32 || used[at]) return false;
+    for (int byte = 0; byte < RowBytes; ++byte) {
+      const std::uint32_t at = smem_offset(row, byte, RowBytes);
+      if (at >= 64 * RowBytes || used[at]) return false;
       used[at] = true;
     }
   return true;
 }
-static_assert(smem_layout_is_injective(), "two elements of a wgmma operand share a shared-memory byte");
+static_assert(smem_layout_is_injective<32>() && smem_layout_is_injective<64>(),
+              "two elements of a wgmma operand share a shared-memory byte");
 
-__device__ inline std::uint64_t smem_descriptor(const void* base) {
+__device__ inline std::uint64_t smem_descriptor(const void* base, int row_bytes) {
   const auto addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(base));
   return ((addr & 0x3FFFFu) >> 4) | (std::uint64_t{kLeadingBytes >> 4} << 16) |
-         (std::uint64_t{kStrideBytes >> 4} << 32);  // base offset 0, swizzle mode 0
+         (std::uint64_t{stride_bytes(row_bytes) >> 4} << 32);  // base offset 0, swizzle mode 0
 }
 
 // Stores one element's low `bits` bits at a byte offset of shared memory.
@@ -251,7 +256,7 @@ __device__ inline void smem_store(std::uint8_t* base, std::uint32_t offset, std:
 
 template <class V>
 constexpr bool device_supports() {
-  return V::kNeedsSm90a ? kDeviceSm90a : kDeviceArch >= V::kMinArch;
+  return V::kNeedsSm90a ? kDeviceSm90a : kCudaArch >= V::kMinArch;
 }
 
 template <class V>
@@ -289,24 +294,26 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
     }
     if constexpr (S::kSparse) r.e = E[static_cast<std::size_t>(n) * S::kThreads + t];
     if constexpr (S::kBSmem) {
-      constexpr int row_bytes = f.k * f.ab_bits / 8;
-      static_assert(row_bytes == 32, "smem_offset assumes rows of 32 bytes (k16 f16, k8 tf32, k32 8-bit)");
-      __shared__ alignas(128) std::uint8_t smem_a[S::kASmem ? f.m * row_bytes : 16];
-      __shared__ alignas(128) std::uint8_t smem_b[f.n * row_bytes];
+      constexpr int a_row_bytes = S::kAK * f.ab_bits / 8, b_row_bytes = f.k * f.ab_bits / 8;
+      static_assert(a_row_bytes == 32 && (b_row_bytes == 32 || (S::kSparse && b_row_bytes == 64)),
+                    "smem_offset covers rows of 32 bytes (k16 f16, k8 tf32, k32 8-bit; wgmma.sp's compressed A) "
+                    "and wgmma.sp's B of 64");
+      __shared__ alignas(128) std::uint8_t smem_a[S::kASmem ? f.m * a_row_bytes : 16];
+      __shared__ alignas(128) std::uint8_t smem_b[f.n * b_row_bytes];
       for (int e = t; e < f.n * f.k; e += S::kThreads) {  // B is N x K, K contiguous: K-major
         const int col = e / f.k, k = e % f.k;
-        smem_store(smem_b, smem_offset(col, k * f.ab_bits / 8), b[col * f.k + k], f.ab_bits);
+        smem_store(smem_b, smem_offset(col, k * f.ab_bits / 8, b_row_bytes), b[col * f.k + k], f.ab_bits);
       }
       if constexpr (S::kASmem)
-        for (int e = t; e < f.m * f.k; e += S::kThreads) {  // A is M x K row-major: K-major
-          const int row = e / f.k, k = e % f.k;
-          smem_store(smem_a, smem_offset(row, k * f.ab_bits / 8), a[row * f.k + k], f.ab_bits);
+        for (int e = t; e < f.m * S::kAK; e += S::kThreads) {  // A is M x K (sparse: K/2) row-major: K-major
+          const int row = e / S::kAK, k = e % S::kAK;
+          smem_store(smem_a, smem_offset(row, k * f.ab_bits / 8, a_row_bytes), a[row * S::kAK + k], f.ab_bits);
         }
       // Generic-proxy stores become visible to the async proxy that wgmma reads through.
       asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
       __syncthreads();
-      r.desc_a = smem_descriptor(smem_a);
-      r.desc_b = smem_descriptor(smem_b);
+      r.desc_a = smem_descriptor(smem_a, a_row_bytes);
+      r.desc_b = smem_descriptor(smem_b, b_row_bytes);
     }
     V::exec(r);
     for (int i = 0; i < S::kDRegs * S::kCdPer; ++i) {
@@ -319,9 +326,9 @@ __global__ void __launch_bounds__(128) mma_kernel(const std::uint64_t* A, const 
 
 // ---- Host side ----------------------------------------------------------------------
 
-// mma.sp: A of every instance compressed to M x K/2, appended to `a`, and its 32 lanes' metadata
-// registers to `e`. Throws std::invalid_argument naming the variant, instance and row of input
-// that is not sparse.
+// Sparse: A of every instance compressed to M x K/2, appended to `a`, and its threads' metadata
+// registers to `e` (mma.sp: 32 lanes; wgmma.sp: 128 threads, warp w holding rows 16w..16w+15). Throws
+// std::invalid_argument naming the variant, instance and row of input that is not sparse.
 template <class V>
 void compress_sparse_a(const MmaInstance& in, std::size_t index, std::vector<std::uint64_t>& a,
                        std::vector<std::uint32_t>& e) {
@@ -340,8 +347,10 @@ void compress_sparse_a(const MmaInstance& in, std::size_t index, std::vector<std
     a.insert(a.end(), kept, kept + f.k / 2);
     std::copy(nibbles, nibbles + S::kChunks, all + row * S::kChunks);
   }
+  static_assert(f.m == 16 * (S::kThreads / 32), "each warp's metadata covers 16 rows of A");
   std::uint32_t words[S::kThreads];
-  metadata_words(f.k, f.ab_bits, Sparsity<V>::kSelector, all, words);
+  for (int w = 0; w < S::kThreads / 32; ++w)
+    metadata_words(f.k, f.ab_bits, Sparsity<V>::kSelector, all + 16 * w * S::kChunks, words + 32 * w);
   e.insert(e.end(), words, words + S::kThreads);
 }
 
@@ -374,13 +383,14 @@ std::vector<std::uint64_t> run_mma(const std::vector<MmaInstance>& instances) {
 }
 
 // 'a' of a sparse variant: the compressed M x K/2 operand. 'e' (sparse only): the (row, chunk)
-// metadata nibble `index` (0..7) of the thread describes; row -1 where it holds none.
+// metadata nibble `index` (0..7) of the thread describes; row -1 where it holds none. A
+// warpgroup's warp w reads as one mma.sp warp over rows 16w..16w+15.
 template <class V>
 RowCol fragment_position(char operand, int thread, int index) {
   if constexpr (Shape<V>::kSparse)
     if (operand == 'e') {
-      const sparse::MetaSlot s = sparse::meta_at(Shape<V>::kMeta, thread, index, Sparsity<V>::kSelector);
-      return {s.row, s.chunk};
+      const sparse::MetaSlot s = sparse::meta_at(Shape<V>::kMeta, thread % 32, index, Sparsity<V>::kSelector);
+      return {s.row < 0 ? -1 : s.row + 16 * (thread / 32), s.chunk};
     }
   if (operand == 'a') return a_at<V>(thread, index);
   if (operand == 'b') return b_at<V>(thread, index);

@@ -179,7 +179,7 @@ void register_path() {
   const Requirements needs{p.min_cc};
   const RecordHint hint{ExpectationKind::band, 0, 0.01};
   auto add = [&](std::string id, std::string summary, ProbeFn fn) {
-    Registry::instance().add(Probe{std::move(id), Family::numeric, std::move(summary), needs, hint, fn});
+    register_probes({Probe{std::move(id), Family::numeric, std::move(summary), needs, hint, fn}});
   };
   const ProbeFn element_fns[3][2] = {{&run_element<P, 0, 0>, &run_element<P, 0, 1>},
                                      {&run_element<P, 1, 0>, &run_element<P, 1, 1>},

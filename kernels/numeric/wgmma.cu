@@ -10,6 +10,7 @@
 // __CUDA_ARCH_FEAT_SM90_ALL); elsewhere the variants report "needs sm_90a" and never launch.
 #include "numeric/mma_kernel.cuh"
 #include "numeric/mma_probes.hpp"
+#include "numeric/wgmma_exec.cuh"
 #include "gpuconform/numerics/mma_variant.hpp"
 
 namespace gpuconform::kernels {
@@ -17,13 +18,8 @@ namespace {
 
 using namespace mma;
 
-// One asm from fence to wait: the accumulator registers are written asynchronously, so no
-// compiler-inserted copy may touch them before wgmma.wait_group returns. scale-d = 1 (D =
-// A*B + D, D holding C); the immediates after it are the row's (scale-a/b, transposes).
-#define GC_WGMMA_OPEN(ScaleOperand) \
-  "{\n.reg .pred p;\nsetp.ne.b32 p, %" ScaleOperand ", 0;\nwgmma.fence.sync.aligned;\n"
-#define GC_WGMMA_CLOSE ";\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n}\n"
-
+// GC_WGMMA_OPEN / GC_WGMMA_CLOSE and the generic wide bodies: wgmma_exec.cuh (shared with
+// the sparse table, wgmma_sp.cu).
 #define GC_EXEC_WG_F32_SHARED(Ptx, Imm)                                                         \
   template <class F>                                                                            \
   __device__ static void exec(F& r) {                                                           \
@@ -129,62 +125,7 @@ GC_WGMMA_TABLE(GC_WGMMA_VARIANTS)
 // are the m64n8 ones), but the accumulator fragment grows to N/2 (s32, f32) or N/4 (f16)
 // registers a thread, laid out as N/8 mma.sync m16n8 C tiles (mma_kernel.cuh c_at), and B's
 // shared-memory tile to N rows. Golden vectors only: the m64n8 rows are the numeric probes.
-// Register lists "%0,...,%N-1" of the wide accumulators (string literals: asm needs them so).
-#define GC_WG_REGS8 "%0,%1,%2,%3,%4,%5,%6,%7"
-#define GC_WG_REGS16 GC_WG_REGS8 \
-  ",%8,%9,%10,%11,%12,%13,%14,%15"
-#define GC_WG_REGS32 GC_WG_REGS16 \
-  ",%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
-#define GC_WG_REGS64 GC_WG_REGS32 \
-  ",%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47" \
-  ",%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
-#define GC_WG_REGS128 GC_WG_REGS64 \
-  ",%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79" \
-  ",%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95" \
-  ",%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111" \
-  ",%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127"
-#define GC_WG_D8(o) "+r"(r.d[o]), "+r"(r.d[o + 1]), "+r"(r.d[o + 2]), "+r"(r.d[o + 3]), \
-  "+r"(r.d[o + 4]), "+r"(r.d[o + 5]), "+r"(r.d[o + 6]), "+r"(r.d[o + 7])
-#define GC_WG_D16(o) GC_WG_D8(o), GC_WG_D8(o + 8)
-#define GC_WG_D32(o) GC_WG_D16(o), GC_WG_D16(o + 16)
-#define GC_WG_D64(o) GC_WG_D32(o), GC_WG_D32(o + 32)
-#define GC_WG_D128(o) GC_WG_D64(o), GC_WG_D64(o + 64)
-// f32 accumulators travel as "f" (the PTX type of the wgmma .f32 D operand), from a float copy.
-#define GC_WG_F8(o) "+f"(d[o]), "+f"(d[o + 1]), "+f"(d[o + 2]), "+f"(d[o + 3]), \
-  "+f"(d[o + 4]), "+f"(d[o + 5]), "+f"(d[o + 6]), "+f"(d[o + 7])
-#define GC_WG_F16(o) GC_WG_F8(o), GC_WG_F8(o + 8)
-#define GC_WG_F32(o) GC_WG_F16(o), GC_WG_F16(o + 16)
-#define GC_WG_F64(o) GC_WG_F32(o), GC_WG_F32(o + 32)
-#define GC_WG_F128(o) GC_WG_F64(o), GC_WG_F64(o + 64)
-
-// The operands after the accumulators: A by descriptor or in four registers, then B's
-// descriptor and scale-d. `AText` is A's operand in the PTX ("%64" or "{%64,%65,%66,%67}").
-#define GC_WG_IN_SHARED "l"(r.desc_a), "l"(r.desc_b), "r"(1)
-#define GC_WG_IN_REGISTERS "r"(r.a[0]), "r"(r.a[1]), "r"(r.a[2]), "r"(r.a[3]), "l"(r.desc_b), "r"(1)
-
-// Integer and f16 accumulators: bit patterns in the fragment's 32-bit words.
-#define GC_EXEC_WG_WIDE_BITS(Ptx, Regs, AText, IB, IS, Imm, In)                                 \
-  template <class F>                                                                            \
-  __device__ static void exec(F& r) {                                                           \
-    asm volatile(GC_WGMMA_OPEN(IS) Ptx " {" GC_WG_REGS##Regs "}, " AText ", %" IB ", p" Imm      \
-                 GC_WGMMA_CLOSE                                                                 \
-                 : GC_WG_D##Regs(0)                                                             \
-                 : In                                                                           \
-                 : "memory");                                                                   \
-  }
-
-#define GC_EXEC_WG_WIDE_F32(Ptx, Regs, AText, IB, IS, Imm, In)                                  \
-  template <class F>                                                                            \
-  __device__ static void exec(F& r) {                                                           \
-    float d[Regs];                                                                              \
-    for (int i = 0; i < Regs; ++i) d[i] = __uint_as_float(r.d[i]);                              \
-    asm volatile(GC_WGMMA_OPEN(IS) Ptx " {" GC_WG_REGS##Regs "}, " AText ", %" IB ", p" Imm      \
-                 GC_WGMMA_CLOSE                                                                 \
-                 : GC_WG_F##Regs(0)                                                             \
-                 : In                                                                           \
-                 : "memory");                                                                   \
-    for (int i = 0; i < Regs; ++i) r.d[i] = __float_as_uint(d[i]);                              \
-  }
+// Register lists, operand lists and the exec bodies GC_EXEC_WG_WIDE_BITS / _F32: wgmma_exec.cuh.
 
 // Name, PTX, accumulator kind (BITS: s32 or packed f16; F32), accumulator registers a thread
 // (N/2 for s32 and f32, N/4 for f16), A from registers (areg) or by descriptor, A's operand

@@ -6,13 +6,16 @@
 #include <array>
 #include <cstdio>
 
+#include "gpuconform/numerics/sparse_a.hpp"
+
 namespace gpuconform {
 namespace {
 
-constexpr std::array<const char*, 5> kInstructions = {"mma", "mmasp", "wmma", "wgmma", "tcgen05"};
+// mmasp: 2:4 sparse mma.sp; wgmmasp: 2:4 sparse wgmma.mma_async.sp.
+constexpr std::array<const char*, 6> kInstructions = {"mma", "mmasp", "wmma", "wgmma", "wgmmasp", "tcgen05"};
 // satfinite: integer D saturates; areg: wgmma A in registers; xor/and: the bit operation of
-// b1; sel0/sel1: the sparsity selector of mmasp (which threads of a group of four hold the
-// metadata).
+// b1; sel0/sel1: the sparsity selector of mmasp and wgmmasp (which threads of a group of four
+// hold the metadata).
 constexpr std::array<const char*, 6> kQualifiers = {"satfinite", "areg", "xor", "and", "sel0", "sel1"};
 constexpr std::array<ElementType, 4> kDTypes = {ElementType::f64, ElementType::f32,
                                                 ElementType::f16, ElementType::s32};
@@ -128,6 +131,10 @@ int element_bits(ElementType t) {
   return 0;
 }
 
+std::size_t VectorVariant::metadata_count() const {
+  return sparse() ? static_cast<std::size_t>(m) * (k / numerics::sparse::chunk_width(element_bits(ab_type))) : 0;
+}
+
 bool VectorVariant::has(std::string_view qualifier) const {
   return std::find(qualifiers.begin(), qualifiers.end(), qualifier) != qualifiers.end();
 }
@@ -208,8 +215,13 @@ std::optional<VectorVariant> parse_variant(std::string_view name, std::string& w
     why = prefix + "b1 needs an s32 D";
     return std::nullopt;
   }
-  if ((v.has("sel0") || v.has("sel1")) && v.instruction != "mmasp") {
-    why = prefix + "a sparsity selector (sel0, sel1) needs the mmasp instruction";
+  if ((v.has("sel0") || v.has("sel1")) && !v.sparse()) {
+    why = prefix + "a sparsity selector (sel0, sel1) needs a sparse instruction (mmasp, wgmmasp)";
+    return std::nullopt;
+  }
+  if (v.sparse() && v.k % numerics::sparse::chunk_width(element_bits(v.ab_type)) != 0) {
+    why = prefix + "a sparse K must be a whole number of metadata chunks (of " +
+          std::to_string(numerics::sparse::chunk_width(element_bits(v.ab_type))) + ")";
     return std::nullopt;
   }
   if (v.has("sel0") && v.has("sel1")) {

@@ -15,7 +15,7 @@ namespace gpuconform::numerics {
 bool feature_applies(const VectorVariant& v, const std::string& property) {
   if (!fits_block_model(v)) return property == "model";
   if (property == "model") return false;
-  if (property == "sparse_products") return v.instruction == "mmasp";
+  if (property == "sparse_products") return v.sparse();
   if (property == "nan_canonical") return true;
   const bool fp8 = v.ab_type == ElementType::e4m3 || v.ab_type == ElementType::e5m2;
   if (property == "block_order") return fp8;

@@ -159,7 +159,7 @@ GeneratedFile generate_one(const MmaVariant& mv, const DeviceInfo& device, const
   g.path = (fs::path(options.out_dir) / (v.name + kSuffix)).string();
   const std::string partial = (fs::path(options.out_dir) / (v.name + kPartialSuffix)).string();
   VectorWriter w(partial, v);
-  w.comment("format", "gpuconform vector file (docs/vector-files.md): variant class A B C D");
+  w.comment("format", v.sparse() ? kSparseFormatLine : kFormatLine);
   w.comment("variant", v.name);
   w.comment("ptx", mv.ptx);
   w.comment("layout", fmt::format("A {}x{} row-major, B {}x{} column-major, C and D {}x{} row-major", v.m, v.k,
@@ -189,7 +189,11 @@ GeneratedFile generate_one(const MmaVariant& mv, const DeviceInfo& device, const
   std::vector<std::uint64_t> out(per);
   for (std::size_t n = 0; n < instances.size(); ++n) {
     std::copy_n(d.begin() + n * per, per, out.begin());
-    w.write(instances[n].klass, instances[n].a, instances[n].b, instances[n].c, out);
+    // Sparse: the metadata the launcher gave the hardware (its rule, sparse_metadata), so
+    // that a kept zero's position is in the file and not re-derived by whoever reads it.
+    const MmaInstance& in = instances[n];
+    w.write(in.klass, in.a, in.b, in.c, out,
+            is_sparse(v) ? sparse_metadata(v, in.a.data()) : std::vector<std::uint8_t>{});
   }
   w.finish();
   fs::rename(partial, g.path);

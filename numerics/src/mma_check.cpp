@@ -142,8 +142,13 @@ std::string numeric_probe_id(std::string_view variant) {
   std::string why;
   const auto v = parse_variant(variant, why);
   if (!v) throw std::logic_error(why);
-  std::string id = fmt::format("numeric.{}.m{}n{}k{}.{}.{}", v->instruction == "mma" ? "mma_sync" : v->instruction,
-                               v->m, v->n, v->k, element_name(v->d_type), element_name(v->ab_type));
+  // wgmma.mma_async.sp reads as the latency.wgmma_sp.* and throughput.wgmma_sp.* probes of the
+  // same instruction do; mma.sp keeps the name its probes were committed under (mmasp).
+  const std::string instruction = v->instruction == "mma"       ? "mma_sync"
+                                  : v->instruction == "wgmmasp" ? "wgmma_sp"
+                                                                : v->instruction;
+  std::string id = fmt::format("numeric.{}.m{}n{}k{}.{}.{}", instruction, v->m, v->n, v->k, element_name(v->d_type),
+                               element_name(v->ab_type));
   for (const std::string& q : v->qualifiers) id += "." + q;
   return id;
 }

@@ -46,6 +46,9 @@ std::string format_constant(ElementType t) {
 }
 
 std::string instruction_of(const PathFit& f, const VectorVariant& v) {
+  // A sparse path has no row of its own: its outputs follow the dense instruction's row
+  // (compressed: at K/2, over the kept products; sparse_mma.hpp), which the row names.
+  if (v.sparse()) return v.instruction == "wgmmasp" ? "wgmma" : "mma_sync";
   if (!f.feature_path.empty()) return f.feature_path.substr(0, f.feature_path.find('.'));
   return v.instruction == "mma" ? "mma_sync" : v.instruction;  // the model ids' spelling
 }
@@ -115,6 +118,9 @@ std::string model_table_row(const PathFit& f, const SurveyFacts& facts) {
   const std::string acc = value_of(r, "accumulator_format");
   const std::string out = acc == "f16" ? "Out::kF16" : acc == "e8m13" ? "Out::kF32E8M13" : "Out::kF32";
   std::vector<std::string> notes{"e_zero=" + value_of(r, "e_zero")};
+  const bool compressed = v->sparse() && value_of(r, "sparse_products") == "compressed";
+  if (v->sparse())
+    notes.insert(notes.begin(), fmt::format("{}: sparse_products={}", v->name, value_of(r, "sparse_products")));
   // make_model() rounds f16 D RNE and every f32 grid RZ; anything else must be said.
   const std::string rounding = value_of(r, "final_rounding");
   if (rounding != (acc == "f16" ? "rn" : "rz")) notes.push_back("final_rounding=" + rounding);
@@ -130,7 +136,7 @@ std::string model_table_row(const PathFit& f, const SurveyFacts& facts) {
   if (r.matched != r.outputs) notes.push_back(fmt::format("UNMATCHED: {}", outputs_phrase(r)));
   return fmt::format("{{\"{}\", \"{}\", {}, {}, {}, {}, {{{}}}, \"measured: gpuconform probe numerics, {}\"}},  // {}",
                      facts.arch, instruction_of(f, *v), out, format, value_of(r, "block_size"),
-                     value_of(r, "fraction_bits"), v->k, facts.device, fmt::join(notes, "; "));
+                     value_of(r, "fraction_bits"), compressed ? v->k / 2 : v->k, facts.device, fmt::join(notes, "; "));
 }
 
 std::string render_numerics_file(const ExpectationFile& file, const std::string& arch) {

@@ -13,6 +13,8 @@
 #include "gpuconform/numerics/mma_check.hpp"
 #include "gpuconform/numerics/mma_instances.hpp"
 #include "gpuconform/numerics/simple_models.hpp"
+#include "gpuconform/numerics/sparse_metadata.hpp"
+#include "gpuconform/numerics/sparse_mma.hpp"
 
 namespace gpuconform::numerics {
 
@@ -56,7 +58,10 @@ std::vector<ref::MmaRecord> run_survey_instances(const MmaVariant& v, int per_cl
 std::vector<ref::MmaRecord> simulate_survey_instances(const MmaVariant& mv, int per_class, std::uint64_t seed,
                                                       const std::string& arch) {
   const VectorVariant& v = mv.layout;
-  const ref::TensorCoreModel* block = ref::default_model(arch, v.arithmetic_name());
+  // Sparse float paths: the compressed hypothesis on the dense K/2 row (sparse_mma.hpp), the
+  // model `vectors check` defaults to, with the launcher's metadata rule.
+  const ref::TensorCoreModel* block =
+      is_sparse(v) ? sparse_default_model(arch, v) : ref::default_model(arch, v.arithmetic_name());
   const SimpleModel* simple = default_simple_model(v);
   if (!block && !simple) throw std::invalid_argument(fmt::format("no model of {} on {} to simulate", v.name, arch));
   ref::Rng rng(seed);
@@ -66,7 +71,10 @@ std::vector<ref::MmaRecord> simulate_survey_instances(const MmaVariant& mv, int 
   for (std::size_t n = 0; n < instances.size(); ++n) {
     const MmaInstance& in = instances[n];
     std::uint64_t* out = d.data() + n * v.c_count();
-    if (block) ref::mma(*block, v.m, v.n, v.k, in.a.data(), in.b.data(), in.c.data(), out);
+    if (block && is_sparse(v))
+      compressed_mma(*block, v, in.a.data(), in.b.data(), in.c.data(), out);
+    else if (block)
+      ref::mma(*block, v.m, v.n, v.k, in.a.data(), in.b.data(), in.c.data(), out);
     else simple->mma(v, in.a.data(), in.b.data(), in.c.data(), out);
   }
   return to_records(v, instances, d);
@@ -98,14 +106,16 @@ void write_survey_vectors(const std::string& path, const MmaVariant& v, const st
   const std::string partial = path + (xz ? ".partial.xz" : ".partial");
   {
     VectorWriter w(partial, v.layout);
-    w.comment("format", "gpuconform vector file (docs/vector-files.md): variant class A B C D");
+    w.comment("format", v.layout.sparse() ? kSparseFormatLine : kFormatLine);
     w.comment("variant", v.name());
     w.comment("ptx", v.ptx);
     w.comment("layout", fmt::format("A {}x{} row-major, B {}x{} column-major, C and D {}x{} row-major", v.layout.m,
                                     v.layout.k, v.layout.k, v.layout.n, v.layout.m, v.layout.n));
     for (const auto& [key, value] : header) w.comment(key, value);
     w.comment("instances", std::to_string(records.size()));
-    for (const ref::MmaRecord& r : records) w.write(r.klass, r.a, r.b, r.c, r.d);
+    for (const ref::MmaRecord& r : records)  // sparse: the launcher's metadata (sparse_metadata.hpp)
+      w.write(r.klass, r.a, r.b, r.c, r.d,
+              v.layout.sparse() ? sparse_metadata(v.layout, r.a.data()) : std::vector<std::uint8_t>{});
     w.finish();
   }
   std::filesystem::rename(partial, path);

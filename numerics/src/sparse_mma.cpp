@@ -38,15 +38,20 @@ void metadata_words(int k, int ab_bits, int selector, const std::uint8_t* nibble
   }
 }
 
-VectorVariant compressed_variant(const VectorVariant& v) {
+VectorVariant dense_variant(const VectorVariant& v) {
   VectorVariant c = v;
-  c.instruction = "mma";
-  c.k = v.k / 2;
+  c.instruction = v.instruction == "wgmmasp" ? "wgmma" : "mma";
   c.qualifiers.clear();
   for (const std::string& q : v.qualifiers)
     if (q != "sel0" && q != "sel1") c.qualifiers.push_back(q);
   c.name = c.arithmetic_name();
   return c;
+}
+
+VectorVariant compressed_variant(const VectorVariant& v) {
+  VectorVariant c = v;
+  c.k = v.k / 2;
+  return dense_variant(c);
 }
 
 std::vector<KeptSet> kept_sets(const VectorVariant& v) {
@@ -65,7 +70,20 @@ void sparsify(const VectorVariant& v, std::vector<std::uint64_t>& a, ref::Rng& r
     }
 }
 
-std::vector<int> kept_positions(const VectorVariant& v, const std::uint64_t* a, int row) {
+std::vector<int> kept_positions(const VectorVariant& v, const std::uint64_t* a, int row, const std::uint8_t* metadata) {
+  if (metadata) {  // the file's own: a kept zero stays where the file says
+    const int width = width_of(v), keep = width / 2, chunks = v.k / width;
+    std::vector<int> positions;
+    for (int c = 0; c < chunks; ++c) {
+      const unsigned nibble = metadata[static_cast<std::size_t>(row) * chunks + c];
+      sparse::Kept kept{{0, 0}};
+      if (!sparse::kept_of(width, nibble, kept))
+        throw std::invalid_argument(
+            fmt::format("{}: row {} chunk {}: metadata {:x} is not a defined kept set", v.name, row, c, nibble));
+      for (int j = 0; j < keep; ++j) positions.push_back(c * width + kept.pos[j]);
+    }
+    return positions;
+  }
   std::vector<std::uint64_t> kept(static_cast<std::size_t>(v.k / 2));
   std::vector<std::uint8_t> nibbles(static_cast<std::size_t>(v.k / width_of(v)));
   std::vector<int> positions(static_cast<std::size_t>(v.k / 2));
@@ -113,11 +131,11 @@ MmaInstance scatter_probe(const VectorVariant& v, const MmaInstance& half, int p
 }
 
 void compressed_mma(const ref::TensorCoreModel& m, const VectorVariant& v, const std::uint64_t* a,
-                    const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d) {
+                    const std::uint64_t* b, const std::uint64_t* c, std::uint64_t* d, const std::uint8_t* metadata) {
   const int hk = v.k / 2;
   std::vector<std::uint64_t> ka(static_cast<std::size_t>(hk)), kb(static_cast<std::size_t>(hk));
   for (int i = 0; i < v.m; ++i) {
-    const std::vector<int> kept = kept_positions(v, a, i);
+    const std::vector<int> kept = kept_positions(v, a, i, metadata);
     for (int k = 0; k < hk; ++k) ka[k] = a[static_cast<std::size_t>(i) * v.k + kept[k]];
     for (int j = 0; j < v.n; ++j) {
       for (int k = 0; k < hk; ++k) kb[k] = b[static_cast<std::size_t>(j) * v.k + kept[k]];
@@ -131,7 +149,10 @@ const ref::TensorCoreModel* sparse_default_model(std::string_view arch, const Ve
   return ref::default_model(arch, compressed_variant(v).arithmetic_name());
 }
 
-std::vector<ref::MmaRecord> compressed_records(const VectorVariant& v, const std::vector<ref::MmaRecord>& records) {
+std::vector<ref::MmaRecord> compressed_records(const VectorVariant& v, const std::vector<ref::MmaRecord>& records,
+                                               const std::vector<std::vector<std::uint8_t>>& metadata) {
+  if (!metadata.empty() && metadata.size() != records.size())
+    throw std::logic_error("compressed_records: one metadata vector per record, or none");
   const int hk = v.k / 2;
   std::vector<ref::MmaRecord> out;
   out.reserve(records.size() * static_cast<std::size_t>(v.m));
@@ -140,7 +161,7 @@ std::vector<ref::MmaRecord> compressed_records(const VectorVariant& v, const std
     for (int i = 0; i < v.m; ++i) {
       std::vector<int> kept;
       try {
-        kept = kept_positions(v, r.a.data(), i);
+        kept = kept_positions(v, r.a.data(), i, metadata.empty() ? nullptr : metadata[n].data());
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(fmt::format("instance {} ({}): {}", n, r.klass, e.what()));
       }

@@ -35,10 +35,11 @@ struct Evaluator {
                                      : ", all K products of each row, zeros in place";
     return fmt::format("{}{} ({}{})", prefix, block->id, ref::describe(*block), how);
   }
+  // `metadata`: a sparse file's nibbles (null: the launcher's rule, for in-memory runs).
   void run(const VectorVariant& v, const std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
-           std::uint64_t* d) const {
+           std::uint64_t* d, const std::uint8_t* metadata = nullptr) const {
     if (block && compressed)
-      compressed_mma(*block, v, a, b, c, d);
+      compressed_mma(*block, v, a, b, c, d, metadata);
     else if (block)
       ref::mma(*block, v.m, v.n, v.k, a, b, c, d);
     else
@@ -80,9 +81,10 @@ Evaluator choose_model(const VectorVariant& v, const std::string& header_arch, c
       for (const std::string_view prefix : {kCompressedPrefix, kDensePrefix})
         if (id.substr(0, prefix.size()) == prefix) e.prefix = prefix;
       if (e.prefix.empty()) {
-        why = fmt::format("{} is mma.sp: name a block model as {}ID (the kept products) or {}ID (the whole row), "
-                          "or a simple model",
-                          v.name, kCompressedPrefix, kDensePrefix);
+        why = fmt::format(
+            "{} is sparse: name a block model as {}ID (the kept products) or {}ID (the whole row), "
+            "or a simple model",
+            v.name, kCompressedPrefix, kDensePrefix);
         return {};
       }
       id.remove_prefix(e.prefix.size());
@@ -154,7 +156,7 @@ FileCheck check_vectors(VectorReader& reader, const CheckOptions& options) {
       }
       if (!model) continue;  // no model: still read every line, so a malformed one is caught
       try {
-        model.run(v, r.a.data(), r.b.data(), r.c.data(), want.data());
+        model.run(v, r.a.data(), r.b.data(), r.c.data(), want.data(), r.e.empty() ? nullptr : r.e.data());
       } catch (const std::invalid_argument& e) {  // mma.sp: A of this line is not sparse
         throw VectorFileError(reader.name(), r.line, e.what());
       }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "gpuconform/numerics/sparse_metadata.hpp"
 #include "gpuconform/numerics/xz_stream.hpp"
 
 namespace gpuconform {
@@ -143,6 +144,24 @@ void VectorReader::parse_matrix(std::string_view field, const char* what, std::s
   }
 }
 
+void VectorReader::read_metadata(std::string_view field, VectorRecord& out) const {
+  const VectorVariant& v = *variant_;
+  const std::size_t count = v.metadata_count();
+  if (field.size() != count)
+    fail("E has " + std::to_string(field.size()) + " hex digits, expected " + std::to_string(count) +
+         " (one metadata nibble per chunk of A, " + std::to_string(v.m) + " rows)");
+  out.e.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const int h = hex_value(field[i]);
+    if (h < 0)
+      fail("E: " + quote_for_message(field.substr(i, 1)) + " at digit " + std::to_string(i + 1) +
+           " is not a lowercase hex digit");
+    out.e[i] = static_cast<std::uint8_t>(h);
+  }
+  if (const std::string why = numerics::metadata_problem(v, out.a.data(), out.e.data()); !why.empty())
+    fail("E: " + why);
+}
+
 bool VectorReader::next(VectorRecord& out) {
   std::string line;
   while (read_line(line)) {
@@ -160,21 +179,35 @@ bool VectorReader::next(VectorRecord& out) {
       while (!value.empty() && is_blank(value.front())) value.remove_prefix(1);
       header_.emplace_back(std::string(text.substr(0, colon)), std::string(value));
       if (text.substr(0, colon) == "variant") set_variant(value);
+      if (text.substr(0, colon) == "version") {
+        if (seen_instance_) fail("'# version:' after the first instance: the version governs how instances are read");
+        if (value == "1" || value == "2")
+          version_ = value[0] - '0';
+        else
+          fail("format version " + quote_for_message(value) +
+               " is not one this reader knows (1, 2): written by a newer "
+               "gpuconform?");
+      }
       continue;
     }
-    std::string_view fields[6];
+    std::string_view fields[7];
     std::size_t count = 0;
     while (!text.empty()) {
       std::size_t end = 0;
       while (end < text.size() && !is_blank(text[end])) ++end;
-      if (count < 6) fields[count] = text.substr(0, end);
+      if (count < 7) fields[count] = text.substr(0, end);
       ++count;
       text.remove_prefix(end);
       while (!text.empty() && is_blank(text.front())) text.remove_prefix(1);
     }
-    if (count != 6)
-      fail("expected 6 fields (variant class A B C D), found " + std::to_string(count));
-    set_variant(fields[0]);
+    seen_instance_ = true;
+    if (count >= 1 && count <= 7) set_variant(fields[0]);
+    // Version 2 sparse variants carry E, the metadata; everything else six fields.
+    const bool with_e = variant_ && variant_->sparse() && version_ >= 2;
+    if (count != (with_e ? 7u : 6u))
+      fail(with_e ? "expected 7 fields (variant class A B C D E: a sparse variant in format version 2), found " +
+                        std::to_string(count)
+                  : "expected 6 fields (variant class A B C D), found " + std::to_string(count));
     if (fields[1].size() > kMaxClassBytes)
       fail("class field longer than " + std::to_string(kMaxClassBytes) + " characters");
     const VectorVariant& v = *variant_;
@@ -184,6 +217,24 @@ bool VectorReader::next(VectorRecord& out) {
     parse_matrix(fields[3], "B", v.b_count(), v.ab_type, out.b);
     parse_matrix(fields[4], "C", v.c_count(), v.d_type, out.c);
     parse_matrix(fields[5], "D", v.c_count(), v.d_type, out.d);
+    if (with_e) {
+      read_metadata(fields[6], out);
+    } else if (v.sparse()) {  // version 1: only where A alone decides the kept positions
+      out.e.clear();
+      if (const std::string why = numerics::metadata_ambiguity(v, out.a.data());
+          !why.empty() && !assume_launcher_metadata_)
+        fail(why +
+             ". A version-1 file has no metadata field: regenerate it, or convert it with `gpuconform vectors "
+             "upgrade FILE` if gpuconform wrote it (its launcher kept the non-zero elements, then the lowest-index "
+             "zeros)");
+      try {
+        out.e = numerics::sparse_metadata(v, out.a.data());
+      } catch (const std::invalid_argument& e) {
+        fail(e.what());
+      }
+    } else {
+      out.e.clear();
+    }
     return true;
   }
   return false;
@@ -193,7 +244,9 @@ bool VectorReader::next(VectorRecord& out) {
 // Writer
 
 VectorWriter::VectorWriter(const std::string& path, VectorVariant variant)
-    : path_(path), variant_(std::move(variant)), sink_(create_sink(path)) {}
+    : path_(path), variant_(std::move(variant)), sink_(create_sink(path)) {
+  comment("version", std::to_string(kVectorFormatVersion));  // first: it governs how instances are read
+}
 
 VectorWriter::VectorWriter(VectorWriter&&) noexcept = default;
 
@@ -231,7 +284,7 @@ void VectorWriter::append_matrix(const std::vector<std::uint64_t>& values, std::
 
 void VectorWriter::write(std::string_view klass, const std::vector<std::uint64_t>& a,
                          const std::vector<std::uint64_t>& b, const std::vector<std::uint64_t>& c,
-                         const std::vector<std::uint64_t>& d) {
+                         const std::vector<std::uint64_t>& d, const std::vector<std::uint8_t>& e) {
   if (klass.empty() || klass.size() > kMaxClassBytes ||
       std::any_of(klass.begin(), klass.end(), [](char ch) { return ch <= ' ' || ch > '~'; }))
     throw std::invalid_argument("class " + quote_for_message(klass) + " must be 1.." +
@@ -243,6 +296,18 @@ void VectorWriter::write(std::string_view klass, const std::vector<std::uint64_t
   append_matrix(b, variant_.b_count(), variant_.ab_type, "B");
   append_matrix(c, variant_.c_count(), variant_.d_type, "C");
   append_matrix(d, variant_.c_count(), variant_.d_type, "D");
+  if (variant_.sparse()) {  // the metadata the hardware was given: A alone may not decide it
+    if (e.size() != variant_.metadata_count())
+      throw std::invalid_argument(variant_.name + ": E has " + std::to_string(e.size()) +
+                                  " metadata nibbles, expected " + std::to_string(variant_.metadata_count()));
+    if (a.size() == variant_.a_count())
+      if (const std::string why = numerics::metadata_problem(variant_, a.data(), e.data()); !why.empty())
+        throw std::invalid_argument(variant_.name + ": E: " + why);
+    line_ += ' ';
+    for (std::uint8_t nibble : e) line_ += "0123456789abcdef"[nibble & 0xF];
+  } else if (!e.empty()) {
+    throw std::invalid_argument(variant_.name + ": metadata given for a dense variant");
+  }
   flush_line();
 }
 

@@ -100,17 +100,14 @@ void infer_block(const VectorVariant& v, std::vector<ref::MmaRecord> records, co
 // the K-wide file as it is (no table row serves K, so no comparison). The result carries
 // `sparse_products` = compressed | dense, with the other as its alternative when both fit as well.
 void infer_sparse_block(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch,
-                        InferResult& out) {
+                        const std::vector<std::vector<std::uint8_t>>& metadata, InferResult& out) {
   VectorVariant vc = compressed_variant(v);
   vc.m = 1;
   vc.name = vc.arithmetic_name();
-  VectorVariant vd = v;
-  vd.instruction = "mma";
-  vd.qualifiers.clear();
-  vd.name = vd.arithmetic_name();
+  const VectorVariant vd = dense_variant(v);
   InferResult compressed, dense;
   compressed.variant = dense.variant = v.name;
-  infer_block(vc, compressed_records(v, records), arch, compressed);
+  infer_block(vc, compressed_records(v, records, metadata), arch, compressed);
   infer_block(vd, std::move(records), arch, dense);
   const bool pick_dense = dense.matched > compressed.matched;
   InferResult& best = pick_dense ? dense : compressed;
@@ -151,14 +148,15 @@ bool fits_block_model(const VectorVariant& v) {
   return float_format(v.ab_type) && float_format(v.d_type) && v.d_type != ElementType::f64;
 }
 
-InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch) {
+InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch,
+                          const std::vector<std::vector<std::uint8_t>>& metadata) {
   InferResult out;
   out.variant = v.name;
   const auto start = Clock::now();
   try {
     if (records.empty()) throw std::invalid_argument("no instances");
     if (fits_block_model(v) && is_sparse(v))
-      infer_sparse_block(v, std::move(records), arch, out);
+      infer_sparse_block(v, std::move(records), arch, metadata, out);
     else if (fits_block_model(v))
       infer_block(v, std::move(records), arch, out);
     else
@@ -173,12 +171,16 @@ InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> re
 InferResult infer_vector_file(const std::string& path, const std::string& arch) {
   const auto start = Clock::now();
   std::vector<ref::MmaRecord> records;
+  std::vector<std::vector<std::uint8_t>> metadata;  // sparse files: each instance's recorded metadata
   std::string file_arch = arch;
   std::optional<VectorVariant> variant;
   try {
     VectorReader reader = VectorReader::open(path);
     VectorRecord r;
-    while (reader.next(r)) records.push_back({std::move(r.klass), std::move(r.a), std::move(r.b), std::move(r.c), std::move(r.d)});
+    while (reader.next(r)) {
+      if (!r.e.empty()) metadata.push_back(std::move(r.e));
+      records.push_back({std::move(r.klass), std::move(r.a), std::move(r.b), std::move(r.c), std::move(r.d)});
+    }
     if (reader.variant()) variant = *reader.variant();
     if (file_arch.empty()) file_arch = reader.header_value("arch");
   } catch (const VectorFileError& e) {
@@ -193,7 +195,7 @@ InferResult infer_vector_file(const std::string& path, const std::string& arch) 
     out.error = path + ": no instances";
     return out;
   }
-  InferResult out = infer_records(*variant, std::move(records), file_arch);
+  InferResult out = infer_records(*variant, std::move(records), file_arch, metadata);
   out.path = path;
   if (!out.error.empty() && out.error.rfind(path, 0) != 0) out.error = path + ": " + out.error;
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();  // reading included

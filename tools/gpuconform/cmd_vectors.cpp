@@ -7,6 +7,7 @@
 //             1 some output not, 2 unusable
 //   bench     outputs per second of the fast model on one core
 //   readme    rewrite DIR/README.md from the headers of DIR's vector files
+//   upgrade   rewrite version-1 files in format version 2 (sparse: with their metadata)
 #include <fmt/format.h>
 
 #include <memory>
@@ -17,6 +18,7 @@
 #include "gpuconform/numerics/mma_variant.hpp"
 #include "gpuconform/numerics/vector_check.hpp"
 #include "gpuconform/numerics/vector_infer.hpp"
+#include "gpuconform/numerics/vector_upgrade.hpp"
 
 namespace gpuconform::cli {
 namespace {
@@ -36,6 +38,7 @@ struct VectorArgs {
   std::vector<std::string> infer_files;
   std::string infer_arch;
   bool infer_json = false;
+  std::vector<std::string> upgrade_files;
 };
 
 int list() {
@@ -183,11 +186,31 @@ int readme(const VectorArgs& args) {
   return kExitOk;
 }
 
+// In place: each file is rewritten beside itself and renamed over it.
+int upgrade(const VectorArgs& args) {
+  int status = kExitOk;
+  for (const std::string& file : args.upgrade_files) {
+    try {
+      const UpgradeResult r = upgrade_vector_file(file, file);
+      if (r.already)
+        fmt::print("{}: already format version 2\n", file);
+      else
+        fmt::print("{}: {} instances, now format version 2{}\n", file, r.instances,
+                   r.sparse ? " with the launcher's metadata" : "");
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "gpuconform vectors upgrade: {}\n", e.what());
+      status = kExitUnusable;
+    }
+  }
+  return status;
+}
+
 }  // namespace
 
 Command add_vectors_command(CLI::App& app) {
   auto args = std::make_shared<VectorArgs>();
-  CLI::App* vectors = app.add_subcommand("vectors", "Golden MMA vector files: list, generate, check, infer, bench, readme");
+  CLI::App* vectors =
+      app.add_subcommand("vectors", "Golden MMA vector files: list, generate, check, infer, bench, readme, upgrade");
   vectors->require_subcommand(1, 1);
 
   CLI::App* list_cmd = vectors->add_subcommand("list", "The MMA variants of this build");
@@ -233,8 +256,15 @@ Command add_vectors_command(CLI::App& app) {
   CLI::App* readme_cmd = vectors->add_subcommand("readme", "Rewrite DIR/README.md from its vector files' headers");
   readme_cmd->add_option("dir", args->readme_dir, "Directory of vector files")->required()->check(CLI::ExistingDirectory);
 
+  CLI::App* upgrade_cmd = vectors->add_subcommand(
+      "upgrade",
+      "Rewrite version-1 vector files in place in format version 2 (sparse files gain their metadata, "
+      "by the rule of gpuconform's launcher; refused for files gpuconform did not write)");
+  upgrade_cmd->add_option("files", args->upgrade_files, "Vector files")->required()->check(CLI::ExistingFile);
+
   return [=] {
     if (list_cmd->parsed()) return list();
+    if (upgrade_cmd->parsed()) return upgrade(*args);
     if (readme_cmd->parsed()) return readme(*args);
     if (gen->parsed()) return generate(*args);
     if (chk->parsed()) return check(*args);

@@ -48,14 +48,15 @@ TEST(MmaFragments, EveryRegisterOperandCoversItsMatrixOnce) {
     }
     EXPECT_EQ(f.d * f.threads, s.m * s.n);
     EXPECT_EQ(coverage_problem(v, 'd', f.d, s.m, s.n), "");
-    if (f.a > 0) {  // mma.sp: the compressed M x K/2 operand
-      EXPECT_EQ(coverage_problem(v, 'a', f.a, s.m, s.instruction == "mmasp" ? s.k / 2 : s.k), "");
+    if (f.a > 0) {  // mma.sp, wgmma.sp: the compressed M x K/2 operand
+      EXPECT_EQ(coverage_problem(v, 'a', f.a, s.m, s.sparse() ? s.k / 2 : s.k), "");
     }
     if (f.b > 0) {
       EXPECT_EQ(coverage_problem(v, 'b', f.b, s.k, s.n), "");
     }
-    EXPECT_EQ(f.a == 0, s.instruction == "wgmma" && !s.has("areg"));  // wgmma A: shared unless areg
-    EXPECT_EQ(f.b == 0, s.instruction == "wgmma");                      // wgmma B: always shared
+    const bool warpgroup = s.instruction == "wgmma" || s.instruction == "wgmmasp";
+    EXPECT_EQ(f.a == 0, warpgroup && !s.has("areg"));  // wgmma A: shared unless areg
+    EXPECT_EQ(f.b == 0, warpgroup);                    // wgmma B: always shared
   }
 }
 

@@ -41,6 +41,7 @@ constexpr std::uint64_t kMinInstancesSubByteLong = 650;
 // 2 to 4 times an m16n8k16 one; this floor keeps each file near 400 KB (--distinct-rows 2,
 // sizes of `vectors generate --simulate sm_90`).
 constexpr std::uint64_t kMinInstancesSparse = 500;
+constexpr std::uint64_t kMinInstancesSparseWide = 100;
 
 std::uint64_t min_instances(const std::string& variant) {
   std::string why;
@@ -53,6 +54,9 @@ std::uint64_t min_instances(const std::string& variant) {
   if (v->instruction == "wgmma" && v->n > 8 && v->ab_type != ElementType::s8)
     return std::max<std::uint64_t>(100, kMinInstancesWideFloat * 8 / v->n);
   if (v->instruction == "mmasp") return kMinInstancesSparse;
+  // wgmma.sp (wgmmasp_*): the mma.sp floor at N = 8 (its 64 rows repeat rows 0..1, so an
+  // instance adds no more distinct products than an mma.sp one), 100 at N = 64.
+  if (v->instruction == "wgmmasp") return v->n > 8 ? kMinInstancesSparseWide : kMinInstancesSparse;
   if (v->instruction == "wgmma" && v->n > 8) return std::max<std::uint64_t>(100, kMinInstances * 8 / v->n);
   return kMinInstances;
 }
@@ -60,8 +64,10 @@ std::uint64_t min_instances(const std::string& variant) {
 // shorter mma.sync shapes, u8, the sm_90 DMMA shapes, wmma, wgmma s8 up to N = 256) add about
 // 13 MB at the counts tools/device/numerics_batch.sh uses (sizes of simulated files).
 // The wide-N float wgmma files added 2.7 MB (0.20-0.32 MB each), the 17 sub-byte files 4.6 MB
-// (0.24-0.30 MB each), the 12 sparse files 4.2 MB (0.32-0.37 MB each): 59.1 MB in all.
-constexpr std::uintmax_t kMaxTotalBytes = 60ull * 1000 * 1000;
+// (0.24-0.30 MB each), the 12 sparse files 4.2 MB (0.32-0.37 MB each): 59.1 MB in all. The 11
+// sparse wgmma files (tools/device/wgmma_sp_golden_batch.sh) add about 4.3 MB (0.35-0.39 MB at
+// m64n8, 0.52 MB at m64n64, simulated) and the mma.sp files' metadata field a little: 66 MB.
+constexpr std::uintmax_t kMaxTotalBytes = 66ull * 1000 * 1000;
 
 std::string golden_dir() { return std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/golden"; }
 

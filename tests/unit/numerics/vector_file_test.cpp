@@ -67,7 +67,7 @@ TEST(VectorVariantName, SparsitySelectorIsNoArithmetic) {
   EXPECT_TRUE(v->has("sel1"));
   EXPECT_EQ(v->arithmetic_name(), "mmasp_m16n8k32_f32_bf16");
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32_f16_sel0", why));
-  EXPECT_NE(why.find("needs the mmasp instruction"), std::string::npos) << why;
+  EXPECT_NE(why.find("needs a sparse instruction (mmasp, wgmmasp)"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mmasp_m16n8k32_f32_f16_sel0_sel1", why));
   EXPECT_NE(why.find("one sparsity selector only"), std::string::npos) << why;
 }
@@ -77,7 +77,7 @@ TEST(VectorVariantName, RejectionsNameTheAllowedValues) {
   EXPECT_FALSE(parse_variant("mma_m16n8k16_f32", why));
   EXPECT_NE(why.find("expected <instruction>_<shape>"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mmx_m16n8k16_f32_f16", why));
-  EXPECT_NE(why.find("is not one of mma, mmasp, wmma, wgmma, tcgen05"), std::string::npos) << why;
+  EXPECT_NE(why.find("is not one of mma, mmasp, wmma, wgmma, wgmmasp, tcgen05"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8_f32_f16", why));
   EXPECT_NE(why.find("is not m<M>n<N>k<K>"), std::string::npos) << why;
   EXPECT_FALSE(parse_variant("mma_m16n8k16_bf16_f16", why));

@@ -25,7 +25,7 @@ inline int element_digits(ElementType t) { return (element_bits(t) + 3) / 4; }
 // mma_m16n8k256_s32_b1_xor (b1 names its bit operation, xor or and, before the popc sum).
 struct VectorVariant {
   std::string name;
-  std::string instruction;  // mma, mmasp, wmma, wgmma, tcgen05
+  std::string instruction;  // mma, mmasp, wmma, wgmma, wgmmasp, tcgen05
   int m = 0, n = 0, k = 0;
   ElementType d_type = ElementType::f32;   // C and D
   ElementType ab_type = ElementType::f16;  // A and B
@@ -35,6 +35,10 @@ struct VectorVariant {
   std::size_t a_count() const { return static_cast<std::size_t>(m) * k; }
   std::size_t b_count() const { return static_cast<std::size_t>(k) * n; }
   std::size_t c_count() const { return static_cast<std::size_t>(m) * n; }
+  // 2:4 structured-sparse A (mma.sp, wgmma.mma_async.sp): A is kept dense with its zeros,
+  // and each instance carries one metadata nibble per chunk of a row (sparse_a.hpp).
+  bool sparse() const { return instruction == "mmasp" || instruction == "wgmmasp"; }
+  std::size_t metadata_count() const;  // M x (K / chunk width) for sparse variants, else 0
   bool has(std::string_view qualifier) const;
   // The name without qualifiers that do not change the arithmetic (areg): the name
   // reference models are looked up by.

@@ -25,13 +25,16 @@ struct InferResult {
   std::uint64_t outputs = 0, matched = 0;
   std::uint64_t sample_outputs = 0;
   std::string first_mismatch;    // "instance N (line L) D[i][j]: file 0x.., fit 0x.."
-  std::string hypotheses;        // mma.sp: "compressed M/N (fit), dense M/N (fit)"; "" otherwise
+  std::string hypotheses;        // sparse: "compressed M/N (fit), dense M/N (fit)"; "" otherwise
   double seconds = 0;
 };
 
 // Fits one variant's records; `arch` picks the table model ("" for none). The records are
-// moved into the fit. Never throws for bad data: the reason goes to `error`.
-InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch);
+// moved into the fit. `metadata` (sparse variants): one nibble vector per record, as a vector
+// file holds them; empty: the launcher's rule (records of an in-memory GPU run). Never throws
+// for bad data: the reason goes to `error`.
+InferResult infer_records(const VectorVariant& v, std::vector<ref::MmaRecord> records, const std::string& arch,
+                          const std::vector<std::vector<std::uint8_t>>& metadata = {});
 
 // Whether the variant is fitted with the block-FMA model (floating-point inputs and an f32 or
 // f16 D); otherwise among the simple models (integer, fp64), whose one parameter is `model`.
