@@ -259,10 +259,10 @@ Measurement measure(const ProbeContext&, const char* id) {
 bool register_approx(const char* id, ProbeFn fn) {
   const numerics::ScalarApprox* row = numerics::find_scalar_approx(id);
   if (!row) throw std::logic_error(std::string("numeric.scalar probe without a table row: ") + id);
-  return Registry::instance().add(Probe{
+  return register_probes({Probe{
       row->id, Family::numeric,
       row->ptx + " over all 2^32 binary32 inputs: the largest " + row->metric_text + " against the binary64 function",
-      Requirements{row->min_cc}, RecordHint{ExpectationKind::max}, fn});
+      Requirements{row->min_cc}, kMaxHint, fn}});
 }
 
 #define GC_APPROX_PROBE(OP, PTX)                                                                      \

@@ -17,6 +17,7 @@
 #include "gpuconform/numerics/scalar_arith.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/timing.hpp"
+#include "scalar_scan.cuh"
 
 namespace gpuconform::kernels {
 namespace {
@@ -32,33 +33,10 @@ struct ArithOut {
   unsigned int a[kKept], b[kKept], c[kKept], got[kKept], want[kKept];
 };
 
-__device__ __forceinline__ float f(std::uint32_t x) { return __uint_as_float(x); }
-
-// One functor per instruction: OP is the PTX mnemonic with its qualifiers.
-#define GC_BINARY(NAME, PTX)                                                               \
-  struct NAME {                                                                            \
-    __device__ static std::uint32_t run(std::uint32_t a, std::uint32_t b, std::uint32_t) { \
-      float r;                                                                             \
-      asm volatile(PTX " %0, %1, %2;" : "=f"(r) : "f"(f(a)), "f"(f(b)));                   \
-      return __float_as_uint(r);                                                           \
-    }                                                                                      \
-  };
-#define GC_TERNARY(NAME, PTX)                                                                \
-  struct NAME {                                                                              \
-    __device__ static std::uint32_t run(std::uint32_t a, std::uint32_t b, std::uint32_t c) { \
-      float r;                                                                               \
-      asm volatile(PTX " %0, %1, %2, %3;" : "=f"(r) : "f"(f(a)), "f"(f(b)), "f"(f(c)));      \
-      return __float_as_uint(r);                                                             \
-    }                                                                                        \
-  };
-#define GC_UNARY(NAME, PTX)                                                              \
-  struct NAME {                                                                          \
-    __device__ static std::uint32_t run(std::uint32_t a, std::uint32_t, std::uint32_t) { \
-      float r;                                                                           \
-      asm volatile(PTX " %0, %1;" : "=f"(r) : "f"(f(a)));                                \
-      return __float_as_uint(r);                                                         \
-    }                                                                                    \
-  };
+// One functor per instruction (scalar_scan.cuh): OP is the PTX mnemonic with its qualifiers.
+#define GC_BINARY(NAME, PTX) GC_ASM_BINARY(NAME, PTX, float, "f")
+#define GC_TERNARY(NAME, PTX) GC_ASM_TERNARY(NAME, PTX, float, "f")
+#define GC_UNARY(NAME, PTX) GC_ASM_UNARY(NAME, PTX, float, "f")
 
 // The 16-bit forms: one f16/bf16 in the low half of a 16-bit register, or two packed in 32
 // bits (x2). Code below ARCH is compiled out, the functor returning a pattern no reference
@@ -111,37 +89,20 @@ __global__ void __launch_bounds__(256) scan_arith(ArithSpec spec, unsigned long 
     const std::uint32_t want = numerics::arith_reference_packed(spec, o.a, o.b, o.c);
     if (got != want) {
       ++wrong[numerics::arith_class(spec, i, o)];
-      if (*static_cast<volatile unsigned int*>(&out->kept) < kKept) {
-        const unsigned int slot = atomicAdd(&out->kept, 1u);
-        if (slot < kKept) {
-          out->index[slot] = i;
-          out->a[slot] = o.a;
-          out->b[slot] = o.b;
-          out->c[slot] = o.c;
-          out->got[slot] = got;
-          out->want[slot] = want;
-        }
-      }
+      scalar_scan::keep_mismatch<kKept>(out, i, o, got, want);
     }
   }
-  for (int k = 0; k < numerics::kArithClasses; ++k)
-    if (wrong[k] != 0) atomicAdd(&out->mismatches[k], wrong[k]);
+  scalar_scan::add_class_counts(out, wrong);
 }
 
 template <class Op>
 Measurement measure(const ProbeContext&, const char* id) {
   const numerics::ScalarArith* row = numerics::find_scalar_arith(id);
   if (!row) throw std::logic_error(std::string("numeric.scalar probe without a table row: ") + id);
-  int sms = 0, device = 0;
-  GC_CUDA_CHECK(cudaGetDevice(&device));
-  GC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  DeviceBuffer<ArithOut> out(1);
-  GC_CUDA_CHECK(cudaMemset(out.get(), 0, sizeof(ArithOut)));
   const unsigned long long count = numerics::arith_tuple_count(row->spec);
-  // One timed launch: events around it, synchronised and error-checked (timing.hpp).
-  const double ms =
-      time_launches_ms([&] { scan_arith<Op><<<sms * 8, 256>>>(row->spec, count, out.get()); }, 0, 1).front();
-  const ArithOut host = out.download()[0];
+  double ms = 0;
+  const ArithOut host = scalar_scan::timed_scan<ArithOut>(
+      [&](int blocks, ArithOut* out) { scan_arith<Op><<<blocks, 256>>>(row->spec, count, out); }, ms);
   numerics::ArithScan scan;
   scan.compared = count;
   for (int k = 0; k < numerics::kArithClasses; ++k) scan.mismatches_by_class[k] = host.mismatches[k];
@@ -154,12 +115,11 @@ Measurement measure(const ProbeContext&, const char* id) {
 bool register_arith(const char* id, ProbeFn fn) {
   const numerics::ScalarArith* row = numerics::find_scalar_arith(id);
   if (!row) throw std::logic_error(std::string("numeric.scalar probe without a table row: ") + id);
-  return Registry::instance().add(
-      Probe{row->id, Family::numeric,
-            row->ptx + (row->spec.all_pairs ? " on all 2^32 operand pairs" : " on 2^28 operand tuples") +
-                ": mismatches against the exact result",
-            Requirements{row->min_cc, 0, row->min_cc >= 90 ? "sm_90 (bf16 add and mul)" : ""},
-            RecordHint{ExpectationKind::max}, fn});
+  return register_probes(
+      {Probe{row->id, Family::numeric,
+             row->ptx + (row->spec.all_pairs ? " on all 2^32 operand pairs" : " on 2^28 operand tuples") +
+                 ": mismatches against the exact result",
+             Requirements{row->min_cc, 0, row->min_cc >= 90 ? "sm_90 (bf16 add and mul)" : ""}, kMaxHint, fn}});
 }
 
 // Each instruction: its functor, its probe function and its registration.

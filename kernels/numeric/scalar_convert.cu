@@ -167,13 +167,13 @@ bool register_conversion(const char* id, ProbeFn fn) {
   const numerics::ScalarConversion* c = numerics::find_scalar_conversion(id);
   if (!c) throw std::logic_error(std::string("numeric.scalar probe without a table row: ") + id);
   const std::string inputs = c->spec.input_bits == 32 ? "all 2^32 binary32 inputs" : "all 2^16 inputs";
-  return Registry::instance().add(Probe{c->id, Family::numeric,
-                                        c->ptx + " over " + inputs + ": mismatches against the reference rounding",
-                                        Requirements{c->min_cc, 0,
-                                                     c->min_cc >= 90   ? "sm_90 (cvt.rm/rp.bf16)"
-                                                     : c->min_cc >= 89 ? "sm_89 (FP8 conversions)"
-                                                                       : ""},
-                                        RecordHint{ExpectationKind::max}, fn});
+  return register_probes(
+      {Probe{c->id, Family::numeric, c->ptx + " over " + inputs + ": mismatches against the reference rounding",
+             Requirements{c->min_cc, 0,
+                          c->min_cc >= 90   ? "sm_90 (cvt.rm/rp.bf16)"
+                          : c->min_cc >= 89 ? "sm_89 (FP8 conversions)"
+                                            : ""},
+             kMaxHint, fn}});
 }
 
 #define GC_SCALAR_CVT(OP, ID)                                                      \

@@ -6,33 +6,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuconform/numerics/scalar_report.hpp"
+
 namespace gpuconform::numerics {
 namespace {
 
-const char* op_name(ArithOp op) {
-  switch (op) {
-    case ArithOp::add: return "add";
-    case ArithOp::sub: return "sub";
-    case ArithOp::mul: return "mul";
-    case ArithOp::fma: return "fma";
-    case ArithOp::div: return "div";
-    case ArithOp::sqrt: return "sqrt";
-    case ArithOp::rcp: return "rcp";
-  }
-  return "?";
-}
-
 std::vector<ScalarArith> make_table() {
   std::vector<ScalarArith> t;
-  const struct {
-    const char* name;
-    ref::Rounding r;
-  } modes[] = {
-      {"rn", ref::Rounding::kRNE}, {"rz", ref::Rounding::kRZ}, {"rm", ref::Rounding::kRD}, {"rp", ref::Rounding::kRU}};
-  for (ArithOp op : {ArithOp::add, ArithOp::sub, ArithOp::mul, ArithOp::fma, ArithOp::div, ArithOp::sqrt, ArithOp::rcp})
-    for (const auto& m : modes)
+  for (ArithOp op : kArithOps)
+    for (const ArithRounding& m : kArithRoundings)
       for (bool ftz : {false, true}) {
-        const std::string ptx = fmt::format("{}.{}{}.f32", op_name(op), m.name, ftz ? ".ftz" : "");
+        const std::string ptx = fmt::format("{}.{}{}.f32", arith_op_name(op), m.name, ftz ? ".ftz" : "");
         const ref::scalar::Target target =
             ref::scalar::target_of(ref::kFp32, m.r, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
                                    ref::scalar::kF32CanonicalNan, false, ftz);
@@ -48,7 +32,7 @@ std::vector<ScalarArith> make_table() {
                {&ref::kFp16, "f16x2", 2, true}, {&ref::kBf16, "bf16", 1, false}, {&ref::kBf16, "bf16x2", 2, false}};
   for (ArithOp op : {ArithOp::add, ArithOp::mul, ArithOp::fma})
     for (const auto& form : forms) {
-      const std::string ptx = fmt::format("{}.rn{}.{}", op_name(op), form.ftz ? ".ftz" : "", form.type);
+      const std::string ptx = fmt::format("{}.rn{}.{}", arith_op_name(op), form.ftz ? ".ftz" : "", form.type);
       const ref::scalar::Target target =
           ref::scalar::target_of(*form.f, ref::Rounding::kRNE, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
                                  ref::scalar::kF16CanonicalNan, false, form.ftz);
@@ -60,7 +44,6 @@ std::vector<ScalarArith> make_table() {
   return t;
 }
 
-const char* const kClassNames[kArithClasses] = {"uniform", "boundary", "ties", "specials", "subnormal"};
 const char* const kInputClassNames[ref::scalar::kInputClasses] = {"zero", "subnormal", "normal", "inf", "nan"};
 
 std::string lane_value(const ref::scalar::Target& f, std::uint32_t code) {
@@ -86,6 +69,21 @@ std::string operand_text(const ArithSpec& s, std::uint32_t x) {
 
 }  // namespace
 
+const char* arith_op_name(ArithOp op) {
+  switch (op) {
+    case ArithOp::add: return "add";
+    case ArithOp::sub: return "sub";
+    case ArithOp::mul: return "mul";
+    case ArithOp::fma: return "fma";
+    case ArithOp::div: return "div";
+    case ArithOp::sqrt: return "sqrt";
+    case ArithOp::rcp: return "rcp";
+  }
+  return "?";
+}
+
+const char* const kArithClassNames[kArithClasses] = {"uniform", "boundary", "ties", "specials", "subnormal"};
+
 const char* const kArithCitation =
     "cite:PTX ISA, Floating-Point Instructions: add, sub, mul, fma, div (div.rnd.f32), rcp "
     "(rcp.rnd.f32) and sqrt (sqrt.rnd.f32) with .rn/.rz/.rm/.rp round as IEEE 754-2019 4.3 directs (to nearest even, "
@@ -103,24 +101,12 @@ const std::vector<ScalarArith>& scalar_arith() {
   return table;
 }
 
-const ScalarArith* find_scalar_arith(std::string_view id) {
-  for (const ScalarArith& r : scalar_arith())
-    if (r.id == id) return &r;
-  return nullptr;
-}
+const ScalarArith* find_scalar_arith(std::string_view id) { return scalar_report::find_row(scalar_arith(), id); }
 
-std::uint64_t ArithScan::mismatches() const {
-  std::uint64_t n = 0;
-  for (std::uint64_t m : mismatches_by_class) n += m;
-  return n;
-}
+std::uint64_t ArithScan::mismatches() const { return scalar_report::total(mismatches_by_class); }
 
 Measurement arith_measurement(const ScalarArith& row, const ArithScan& scan) {
-  Measurement m;
-  m.unit = "mismatches";
-  m.value = static_cast<double>(scan.mismatches());
-  m.compared = scan.compared;
-  m.note("instruction", row.ptx);
+  Measurement m = scalar_report::mismatch_measurement(scan.mismatches(), scan.compared, row.ptx);
   const bool f32 = row.spec.source.width_bits() == 32;
   m.note(
       "reference",
@@ -154,7 +140,7 @@ Measurement arith_measurement(const ScalarArith& row, const ArithScan& scan) {
       for (std::uint32_t x = 0; x < 0x10000; ++x) codes += ref::scalar::input_class(row.spec.source, x) == k ? 1 : 0;
       total = fmt::format("/{}", codes << 16);
     }
-    by_class += fmt::format("{}{} {}{}", k ? ", " : "", f32 ? kClassNames[k] : kInputClassNames[k],
+    by_class += fmt::format("{}{} {}{}", k ? ", " : "", f32 ? kArithClassNames[k] : kInputClassNames[k],
                             scan.mismatches_by_class[k], total);
   }
   m.note("mismatches_by_class", by_class + (f32 ? "" : " (by operand a)"));
@@ -162,20 +148,17 @@ Measurement arith_measurement(const ScalarArith& row, const ArithScan& scan) {
   std::sort(first.begin(), first.end(),
             [](const ArithMismatch& a, const ArithMismatch& b) { return a.index < b.index; });
   const int operands = arith_operand_count(row.spec.op);
-  for (std::size_t i = 0; i < first.size(); ++i) {
-    const ArithMismatch& x = first[i];
+  std::vector<std::string> texts;
+  for (const ArithMismatch& x : first) {
     std::string args = "a = " + operand_text(row.spec, x.a);
     if (operands >= 2) args += ", b = " + operand_text(row.spec, x.b);
     if (operands == 3) args += ", c = " + operand_text(row.spec, x.c);
-    const std::string text = fmt::format("{} {} -> gpu {}, reference {} (tuple {})", row.ptx, args,
-                                         operand_text(row.spec, x.got), operand_text(row.spec, x.want), x.index);
-    if (i == 0) m.note("first_mismatch", text);
-    m.note(fmt::format("mismatch_{}", i + 1), text);
+    texts.push_back(fmt::format("{} {} -> gpu {}, reference {} (tuple {})", row.ptx, args,
+                                operand_text(row.spec, x.got), operand_text(row.spec, x.want), x.index));
   }
-  if (scan.mismatches() > 0)
-    m.note("violations", fmt::format("{} of {} operand tuples differ from the exact result ({}); first: {}",
-                                     scan.mismatches(), scan.compared, by_class,
-                                     first.empty() ? std::string("(none kept)") : *m.find_note("first_mismatch")));
+  scalar_report::note_mismatches(m, texts);
+  scalar_report::note_violations(m, scan.mismatches(), scan.compared, "operand tuples differ from the exact result",
+                                 by_class);
   return m;
 }
 

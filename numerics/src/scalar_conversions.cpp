@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpuconform/numerics/scalar_report.hpp"
+
 namespace gpuconform::numerics {
 namespace {
 
@@ -120,16 +122,10 @@ const std::vector<ScalarConversion>& scalar_conversions() {
 }
 
 const ScalarConversion* find_scalar_conversion(std::string_view id) {
-  for (const ScalarConversion& c : scalar_conversions())
-    if (c.id == id) return &c;
-  return nullptr;
+  return scalar_report::find_row(scalar_conversions(), id);
 }
 
-std::uint64_t ScalarScan::mismatches() const {
-  std::uint64_t n = 0;
-  for (std::uint64_t m : mismatches_by_class) n += m;
-  return n;
-}
+std::uint64_t ScalarScan::mismatches() const { return scalar_report::total(mismatches_by_class); }
 
 std::array<std::uint64_t, ref::scalar::kInputClasses> class_totals(const ConversionSpec& s) {
   const Target& f = s.source;
@@ -167,11 +163,7 @@ std::string describe_input(const ConversionSpec& s, std::uint32_t x) {
 }
 
 Measurement scalar_measurement(const ScalarConversion& c, const ScalarScan& scan) {
-  Measurement m;
-  m.unit = "mismatches";
-  m.value = static_cast<double>(scan.mismatches());
-  m.compared = scan.compared;
-  m.note("instruction", c.ptx);
+  Measurement m = scalar_report::mismatch_measurement(scan.mismatches(), scan.compared, c.ptx);
   m.note("reference", "scalar_round.hpp: " + c.semantics);
   m.note("inputs",
          fmt::format("all {} {} (2^{}){}", scan.compared,
@@ -189,17 +181,12 @@ Measurement scalar_measurement(const ScalarConversion& c, const ScalarScan& scan
   std::sort(first.begin(), first.end(),
             [](const ScalarMismatch& a, const ScalarMismatch& b) { return a.input < b.input; });
   const int digits = (c.spec.target.width_bits() * c.spec.lanes + 3) / 4;
-  for (std::size_t i = 0; i < first.size(); ++i) {
-    const std::string text =
-        fmt::format("{} {} -> gpu 0x{:0{}x}, reference 0x{:0{}x}", c.ptx, describe_input(c.spec, first[i].input),
-                    first[i].got, digits, first[i].want, digits);
-    if (i == 0) m.note("first_mismatch", text);
-    m.note(fmt::format("mismatch_{}", i + 1), text);
-  }
-  if (scan.mismatches() > 0)
-    m.note("violations",
-           fmt::format("{} of {} inputs differ from the reference ({}); first: {}", scan.mismatches(), scan.compared,
-                       by_class, first.empty() ? std::string("(none kept)") : *m.find_note("first_mismatch")));
+  std::vector<std::string> texts;
+  for (const ScalarMismatch& x : first)
+    texts.push_back(fmt::format("{} {} -> gpu 0x{:0{}x}, reference 0x{:0{}x}", c.ptx, describe_input(c.spec, x.input),
+                                x.got, digits, x.want, digits));
+  scalar_report::note_mismatches(m, texts);
+  scalar_report::note_violations(m, scan.mismatches(), scan.compared, "inputs differ from the reference", by_class);
   return m;
 }
 

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gpuconform/reference/mpfr_format.hpp"
+#include "math_oracle_inverse.hpp"
 
 namespace gpuconform::ref {
 
@@ -38,6 +39,11 @@ void lgamma_abs(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) {
   mpfr_lgamma(y, &sign, a, d);
 }
 void rcbrt(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) { mpfr_rootn_si(y, a, -3, d); }
+// 1/x (__frcp_rn, numeric.math.intrinsic.frcp_rn): no C name, "rcp" as PTX calls it.
+void rcp(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) { mpfr_ui_div(y, 1, a, d); }
+// MPFR has no inverse error function: a proven root of erf/erfc (math_oracle_inverse.cpp).
+void erfinv(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) { detail::erfinv_bound(y, a, d); }
+void erfcinv(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) { detail::erfcinv_bound(y, a, d); }
 
 // normcdf(x) = erfc(-x / sqrt 2) / 2, increasing in x: the lower end uses the largest
 // u = -x / sqrt 2 the rounding allows (erfc decreases), the upper end the smallest.
@@ -59,29 +65,31 @@ void normcdf(mpfr_t y, const mpfr_t a, const mpfr_t, mpfr_rnd_t d) {
   mpfr_clears(sqrt2, u, static_cast<mpfr_ptr>(nullptr));
 }
 
-// The CUDA math library's binary64 functions that MPFR computes; erfinv and erfcinv are
-// missing (MPFR has no inverse error function).
-const std::array<MathFunction, 39> kFunctions{{
-    {"exp", 1, unary<mpfr_exp>},       {"exp2", 1, unary<mpfr_exp2>},
-    {"exp10", 1, unary<mpfr_exp10>},   {"expm1", 1, unary<mpfr_expm1>},
-    {"log", 1, unary<mpfr_log>},       {"log2", 1, unary<mpfr_log2>},
-    {"log10", 1, unary<mpfr_log10>},   {"log1p", 1, unary<mpfr_log1p>},
-    {"sin", 1, unary<mpfr_sin>},       {"cos", 1, unary<mpfr_cos>},
-    {"tan", 1, unary<mpfr_tan>},       {"sinpi", 1, unary<mpfr_sinpi>},
-    {"cospi", 1, unary<mpfr_cospi>},   {"asin", 1, unary<mpfr_asin>},
-    {"acos", 1, unary<mpfr_acos>},     {"atan", 1, unary<mpfr_atan>},
-    {"sinh", 1, unary<mpfr_sinh>},     {"cosh", 1, unary<mpfr_cosh>},
-    {"tanh", 1, unary<mpfr_tanh>},     {"asinh", 1, unary<mpfr_asinh>},
-    {"acosh", 1, unary<mpfr_acosh>},   {"atanh", 1, unary<mpfr_atanh>},
-    {"erf", 1, unary<mpfr_erf>},       {"erfc", 1, unary<mpfr_erfc>},
-    {"lgamma", 1, lgamma_abs},         {"tgamma", 1, unary<mpfr_gamma>},
-    {"cbrt", 1, unary<mpfr_cbrt>},     {"rcbrt", 1, rcbrt},
-    {"sqrt", 1, unary<mpfr_sqrt>},     {"rsqrt", 1, unary<mpfr_rec_sqrt>},
-    {"normcdf", 1, normcdf},           {"pow", 2, binary<mpfr_pow>},
-    {"atan2", 2, binary<mpfr_atan2>},  {"hypot", 2, binary<mpfr_hypot>},
-    {"fmod", 2, binary<mpfr_fmod>},    {"remainder", 2, binary<mpfr_remainder>},
-    {"fdim", 2, binary<mpfr_dim>},     {"fmax", 2, binary<mpfr_max>},
-    {"fmin", 2, binary<mpfr_min>},
+// The CUDA math library's binary64 functions that MPFR computes (erfinv and erfcinv as
+// proven roots of MPFR's erf and erfc).
+const std::array<MathFunction, 43> kFunctions{{
+    {"exp", 1, unary<mpfr_exp>},      {"exp2", 1, unary<mpfr_exp2>},
+    {"exp10", 1, unary<mpfr_exp10>},  {"expm1", 1, unary<mpfr_expm1>},
+    {"log", 1, unary<mpfr_log>},      {"log2", 1, unary<mpfr_log2>},
+    {"log10", 1, unary<mpfr_log10>},  {"log1p", 1, unary<mpfr_log1p>},
+    {"sin", 1, unary<mpfr_sin>},      {"cos", 1, unary<mpfr_cos>},
+    {"tan", 1, unary<mpfr_tan>},      {"sinpi", 1, unary<mpfr_sinpi>},
+    {"cospi", 1, unary<mpfr_cospi>},  {"asin", 1, unary<mpfr_asin>},
+    {"acos", 1, unary<mpfr_acos>},    {"atan", 1, unary<mpfr_atan>},
+    {"sinh", 1, unary<mpfr_sinh>},    {"cosh", 1, unary<mpfr_cosh>},
+    {"tanh", 1, unary<mpfr_tanh>},    {"asinh", 1, unary<mpfr_asinh>},
+    {"acosh", 1, unary<mpfr_acosh>},  {"atanh", 1, unary<mpfr_atanh>},
+    {"erf", 1, unary<mpfr_erf>},      {"erfc", 1, unary<mpfr_erfc>},
+    {"lgamma", 1, lgamma_abs},        {"tgamma", 1, unary<mpfr_gamma>},
+    {"cbrt", 1, unary<mpfr_cbrt>},    {"rcbrt", 1, rcbrt},
+    {"sqrt", 1, unary<mpfr_sqrt>},    {"rsqrt", 1, unary<mpfr_rec_sqrt>},
+    {"normcdf", 1, normcdf},          {"pow", 2, binary<mpfr_pow>},
+    {"atan2", 2, binary<mpfr_atan2>}, {"hypot", 2, binary<mpfr_hypot>},
+    {"fmod", 2, binary<mpfr_fmod>},   {"remainder", 2, binary<mpfr_remainder>},
+    {"fdim", 2, binary<mpfr_dim>},    {"fmax", 2, binary<mpfr_max>},
+    {"fmin", 2, binary<mpfr_min>},    {"erfinv", 1, erfinv},
+    {"erfcinv", 1, erfcinv},          {"rcp", 1, rcp},
+    {"div", 2, binary<mpfr_div>},  // x / y (__fdiv_rn, numeric.math.intrinsic.fdiv_rn)
 }};
 
 mpfr_rnd_t mpfr_direction(Rounding r) {
@@ -107,9 +115,33 @@ std::string forty_digits(const mpfr_t x) {
 constexpr mpfr_prec_t kFirstPrecision = 192;  // > 40 decimal digits
 constexpr mpfr_prec_t kLastPrecision = 1 << 16;
 
+// x rounded to f in direction r. round_to_format takes at most 200 bits; an enclosure end of
+// more (atan2 of a subnormal y over x = 2: y / 2 a binary32 midpoint, atan2 below it by a
+// relative 2^-250) is first rounded to odd at kOddPrecision bits, which rounds on to any format
+// of at most kOddPrecision - 2 bits, in every direction, as x itself does.
+constexpr mpfr_prec_t kOddPrecision = 128;
+std::uint64_t round_end(const FloatFormat& f, const mpfr_t x, Rounding r) {
+  if (mpfr_get_prec(x) <= 200 || !mpfr_regular_p(x)) return mpfr::round_to_format(f, x, r);
+  mpfr_t odd;
+  mpfr_init2(odd, kOddPrecision);
+  // Toward zero, then the last bit set where that was inexact: an even result moves one ulp
+  // away from zero (no exponent bound is near: MPFR's range is far wider than any format's).
+  if (mpfr_set(odd, x, MPFR_RNDZ) != 0 && mpfr_min_prec(odd) < kOddPrecision) {
+    if (mpfr_sgn(odd) > 0)
+      mpfr_nextabove(odd);
+    else
+      mpfr_nextbelow(odd);
+  }
+  const std::uint64_t bits = mpfr::round_to_format(f, odd, r);
+  mpfr_clear(odd);
+  return bits;
+}
+
 }  // namespace
 
 int MathCall::arity() const { return function ? function->arity : 0; }
+
+bool math_reference_thread_safe() { return mpfr_buildopt_tls_p() != 0; }
 
 std::optional<MathCall> find_math_function(std::string_view name) {
   for (const MathFunction& f : kFunctions)
@@ -144,8 +176,8 @@ MathResult math_reference(const MathCall& call, Rounding r, const std::vector<st
     mpfr_inits2(p, lo, hi, static_cast<mpfr_ptr>(nullptr));
     call.function->evaluate(lo, a, b, MPFR_RNDD);
     call.function->evaluate(hi, a, b, MPFR_RNDU);
-    const std::uint64_t lo_bits = mpfr::round_to_format(f, lo, r);
-    const std::uint64_t hi_bits = mpfr::round_to_format(f, hi, r);
+    const std::uint64_t lo_bits = round_end(f, lo, r);
+    const std::uint64_t hi_bits = round_end(f, hi, r);
     const bool decided = lo_bits == hi_bits || (mpfr_nan_p(lo) && mpfr_nan_p(hi));
     if (decided) {
       out.bits = lo_bits;

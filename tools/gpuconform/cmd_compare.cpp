@@ -92,9 +92,10 @@ void print_text(const CompareArgs& a, const PairedComparison& p) {
   }
   for (const auto& g : p.only_baseline_gpus) fmt::print("board {} only in the baseline (not compared)\n", g);
   for (const auto& g : p.only_candidate_gpus) fmt::print("board {} only in the candidate (not compared)\n", g);
-  fmt::print("\n{} board pair(s): {} MOVED (beyond both sides' noise + {:.1f}%; exact counts: any change), "
-             "{} changed verdict\n",
-             p.pairs.size(), p.moved_count(), 100 * a.threshold, p.verdicts_changed());
+  fmt::print(
+      "\n{} board pair(s): {} MOVED (beyond both sides' noise + {:.1f}%; exact values, i.e. counts, "
+      "ulp and numeric.*: any change), {} changed verdict\n",
+      p.pairs.size(), p.moved_count(), 100 * a.threshold, p.verdicts_changed());
 }
 
 void print_md(const CompareArgs& a, const PairedComparison& p) {
@@ -240,7 +241,8 @@ Command add_compare_command(CLI::App& app) {
   sub->add_option("records", args->records, "BEFORE AFTER run records (JSON lines); with --fleet, any number")
       ->required()
       ->check(CLI::ExistingFile);
-  sub->add_option("--threshold", args->threshold, "Relative change allowed beyond the noise (exact counts: none)")
+  sub->add_option("--threshold", args->threshold,
+                  "Relative change allowed beyond the noise (exact values: counts, ulp, numeric.* errors: none)")
       ->check(CLI::Range(0.0, 10.0))
       ->capture_default_str();
   sub->add_option("--probe", args->probes, "Probe id glob(s)")->capture_default_str();

@@ -61,7 +61,11 @@ template <typename Fn>
 void entry_point(const char* name, Fn& fn) {
   void* p = nullptr;
   cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
   const cudaError_t e = cudaGetDriverEntryPointByVersion(name, &p, kDriverAbi, cudaEnableDefault, &status);
+#else  // an older toolkit (a toolkit-comparison build): the entry point of the driver's own ABI
+  const cudaError_t e = cudaGetDriverEntryPoint(name, &p, cudaEnableDefault, &status);
+#endif
   if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
     const int v = driver_cuda_version();
     const char* why = e != cudaSuccess                                    ? cudaGetErrorName(e)
@@ -129,8 +133,13 @@ Split split_device(int index, const std::string& asked) {
   drv(d.ctx_get_device(&s.device), "cuCtxGetDevice", asked);
   CUdevResource all{};
   drv(d.device_get_dev_resource(s.device, &all, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource(SM)", asked);
+#if CUDA_VERSION >= 13000
   s.min_partition = all.sm.minSmPartitionSize;
   s.alignment = all.sm.smCoscheduledAlignment;
+#else  // headers before CUDA 13 do not say; the split below then reports what the driver refuses
+  s.min_partition = 0;
+  s.alignment = 0;
+#endif
   unsigned min_count = std::max(1u, std::max(s.min_partition, s.alignment));
   if (s.alignment > 1) min_count = (min_count + s.alignment - 1) / s.alignment * s.alignment;
   const std::string split_call =

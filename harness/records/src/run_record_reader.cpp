@@ -56,7 +56,9 @@ Int integer_or(const json& j, const char* key, Int fallback) {
 // compared count, clock and notes (the model name of a numeric probe).
 Measurement measurement_from_json(const json& j) {
   Measurement m;
-  m.value = j.at("value").get<double>();
+  // A non-finite value is written as null (JSON has no NaN or infinity): it reads as NaN.
+  const json& value = j.at("value");
+  m.value = value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.get<double>();
   m.unit = j.at("unit").get<std::string>();
   if (j.contains("samples")) m.samples = j.at("samples").get<std::vector<double>>();
   if (j.contains("peak")) m.peak = j.at("peak").get<double>();

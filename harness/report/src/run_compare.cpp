@@ -140,6 +140,10 @@ Judgement judge(const Spread& b, const Spread& c, bool exact, double threshold) 
   return diff > std::max(b.noise, c.noise) + tol ? Judgement::Moved : Judgement::Ambiguous;
 }
 
+bool exact_value(const std::string& probe, const std::string& unit) {
+  return unit == "mismatches" || unit == "ulp" || probe.rfind("numeric.", 0) == 0;
+}
+
 const char* to_string(Direction d) {
   switch (d) {
     case Direction::higher_is_better: return "higher_is_better";
@@ -200,7 +204,7 @@ RunComparison compare_runs(const std::vector<RecordedRun>& baseline, const std::
     d.baseline_verdict = b.verdict;
     d.candidate_verdict = c.verdict;
     d.judgement = b.unit != c.unit ? Judgement::Moved  // the probe itself changed
-                                   : judge(sb, sc, d.unit == "mismatches", threshold);
+                                   : judge(sb, sc, exact_value(probe, d.unit), threshold);
     // The candidate's entry decides, as its verdict does; the baseline's where it has none.
     d.direction = direction_of(probe, c.kind.empty() ? b.kind : c.kind);
     d.unit_changed = b.unit != c.unit;  // values in two units cannot be ordered

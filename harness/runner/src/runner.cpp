@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -34,7 +35,10 @@ TestResult result_from_record(const Probe* probe, const nlohmann::json& record, 
   r.seconds = record.value("seconds", 0.0);
   if (const auto m = record.find("measured"); m != record.end() && m->is_object()) {
     Measurement measured;
-    measured.value = m->value("value", 0.0);
+    // JSON has no NaN or infinity: a record writes a non-finite value (a numeric probe's
+    // "NaN where a number was due", infinity) as null; read it back as NaN, never throw.
+    const auto v = m->find("value");
+    measured.value = v != m->end() && v->is_number() ? v->get<double>() : std::numeric_limits<double>::quiet_NaN();
     measured.unit = m->value("unit", std::string());
     if (m->contains("peak") && (*m)["peak"].is_number()) measured.peak = (*m)["peak"].get<double>();
     measured.compared = m->value("compared", std::uint64_t{0});

@@ -15,31 +15,12 @@
 
 #include "gpuconform/reference/float_format.hpp"
 #include "gpuconform/verdict.hpp"
+#include "mpfr_rounding.hpp"
 
 namespace gpuconform::numerics {
 namespace {
 
-float as_float(std::uint32_t x) {
-  float f = 0;
-  std::memcpy(&f, &x, sizeof f);
-  return f;
-}
-std::uint32_t bits_of(float f) {
-  std::uint32_t x = 0;
-  std::memcpy(&x, &f, sizeof x);
-  return x;
-}
-
-mpfr_rnd_t mpfr_mode(ref::Rounding r) {
-  switch (r) {
-    case ref::Rounding::kRNE: return MPFR_RNDN;
-    case ref::Rounding::kRZ: return MPFR_RNDZ;
-    case ref::Rounding::kRD: return MPFR_RNDD;
-    case ref::Rounding::kRU: return MPFR_RNDU;
-    case ref::Rounding::kRNA: return MPFR_RNDNA;
-  }
-  return MPFR_RNDN;
-}
+using test::mpfr_mode;
 
 // The row's operation on MPFR numbers of the row's format: its precision and exponent range,
 // subnormalised, with the row's rounding; .ftz flushes subnormal operands, and results that

@@ -4,6 +4,7 @@
 // provenance check of expectation sources reading the cited line as JSON.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -49,6 +50,17 @@ TEST(RunRecordReader, ReadsTheCurrentVersionAndSkipsOtherRecordKinds) {
   EXPECT_EQ(runs[0].line, 2);
   EXPECT_EQ(runs[1].line, 4);
   EXPECT_EQ(runs[1].probe, "latency.mem.l1_hit");
+}
+
+TEST(RunRecordReader, ANullValueReadsAsNaN) {
+  // JSON has no NaN or infinity: a probe whose value is not finite (a numeric probe's NaN where
+  // a number was due) is written with "value": null, and must read back, not throw.
+  const std::string line = R"({"probe":"numeric.math.intrinsic.fdividef","verdict":"fail",)" + kDevice +
+                           R"(,"measured":{"value":null,"unit":"ulp"}})";
+  const auto runs = parse_run_record_text(line + "\n", "r.jsonl");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_TRUE(std::isnan(runs[0].measurement.value));
+  EXPECT_EQ(runs[0].measurement.unit, "ulp");
 }
 
 TEST(RunRecordReader, RejectsANewerVersionByName) {

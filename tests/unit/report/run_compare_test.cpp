@@ -58,6 +58,42 @@ TEST(RunCompare, SeveralRunsCompareByMedianAndRecordedIsNoVerdict) {
   EXPECT_FALSE(c.probes[0].verdict_changed);
 }
 
+// A toolkit upgrade's math-library change (docs/toolkit-upgrade.md): one more ulp, or a
+// real-valued error that moved by less than the threshold, is MOVED, never AMBIGUOUS or
+// SAME; a maximum error is better lower. Timings keep the noise rule.
+TEST(RunCompare, UlpAndNumericErrorsAreExact) {
+  const auto max_kind = [](RecordedRun r) {
+    r.expected_kind = "max";
+    return r;
+  };
+  const std::vector<RecordedRun> base = {max_kind(run("numeric.math.expf", 2, "ulp")),
+                                         max_kind(run("numeric.math.sinf", 1, "ulp")),
+                                         max_kind(run("numeric.scalar.ex2.approx.f32", 2.0, "ulp")),
+                                         max_kind(run("numeric.scalar.sin.approx.f32", 4.0e-7, "absolute error")),
+                                         max_kind(run("numeric.profile.x", 1.0e-3, "abs error")),
+                                         run("latency.x", 100, "cycles")};
+  const std::vector<RecordedRun> cand = {max_kind(run("numeric.math.expf", 1, "ulp")),
+                                         max_kind(run("numeric.math.sinf", 1, "ulp")),
+                                         max_kind(run("numeric.scalar.ex2.approx.f32", 3.0, "ulp")),
+                                         max_kind(run("numeric.scalar.sin.approx.f32", 4.001e-7, "absolute error")),
+                                         max_kind(run("numeric.profile.x", 1.0e-3, "abs error")),
+                                         run("latency.x", 101, "cycles")};
+  const RunComparison c = compare_runs(base, cand, 0.02);
+  ASSERT_EQ(c.probes.size(), 6u);
+  EXPECT_EQ(c.moved_count(), 3);
+  const auto at = [&](const std::string& probe) {
+    return *std::find_if(c.probes.begin(), c.probes.end(), [&](const ProbeDelta& d) { return d.probe == probe; });
+  };
+  EXPECT_EQ(at("numeric.math.expf").change(), "BETTER");
+  EXPECT_EQ(at("numeric.scalar.ex2.approx.f32").change(), "WORSE");
+  EXPECT_EQ(at("numeric.scalar.sin.approx.f32").change(), "WORSE");  // +0.025%, under the 2% threshold
+  EXPECT_EQ(at("numeric.math.sinf").change(), "SAME");
+  EXPECT_EQ(at("numeric.profile.x").change(), "SAME");
+  EXPECT_EQ(at("latency.x").change(), "SAME");  // +1% under the threshold
+  EXPECT_TRUE(exact_value("throughput.x", "ulp"));
+  EXPECT_FALSE(exact_value("throughput.x", "B/s"));
+}
+
 TEST(RunCompare, AChangedUnitIsAMove) {
   const RunComparison c = compare_runs({run("a", 1, "cycles")}, {run("a", 1, "ns")}, 0.02);
   ASSERT_EQ(c.probes.size(), 1u);

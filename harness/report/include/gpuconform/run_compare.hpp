@@ -19,9 +19,16 @@ namespace gpuconform {
 //   MOVED      |diff| >  max(noise_b, noise_c) + tol   and both sides have >= 3 samples
 //   AMBIGUOUS  otherwise: beyond the quieter side's noise but not the noisier one's,
 //              or too few samples to know the noise
-// Exact counts ("mismatches") are MOVED on any difference, as is a changed unit.
+// Exact values are MOVED on any difference, as is a changed unit: see exact_value.
 enum class Judgement { Same, Moved, Ambiguous };
 const char* to_string(Judgement j);
+
+// Whether a probe's value is exact, a figure computed over fixed inputs rather than a
+// timing with noise: a count of "mismatches", an error in "ulp", and every numeric.*
+// value (a maximum ulp, absolute or relative error over the same inputs each run). One
+// ulp more after a toolkit upgrade is a change of the math library, never noise; judged
+// as a timing it would read AMBIGUOUS (one run, no samples) or SAME (within threshold).
+bool exact_value(const std::string& probe, const std::string& unit);
 
 // One board's view of one probe: the median, and the noise as a half-width,
 // max(1.4826 x MAD, (p95 - p5) / 2), over its runs' values when it ran several times,

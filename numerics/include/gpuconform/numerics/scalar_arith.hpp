@@ -31,11 +31,24 @@
 #include <vector>
 
 #include "gpuconform/measurement.hpp"
+#include "gpuconform/numerics/scalar_rn_ops.hpp"
 #include "gpuconform/reference/scalar_round.hpp"
 
 namespace gpuconform::numerics {
 
 enum class ArithOp : std::uint8_t { add, sub, mul, fma, div, sqrt, rcp };
+
+// The ops and roundings of the binary32 and binary64 tables, in registration order; the op's
+// PTX mnemonic ("add") and the rounding's modifier ("rn") name a row.
+inline constexpr ArithOp kArithOps[] = {ArithOp::add, ArithOp::sub,  ArithOp::mul, ArithOp::fma,
+                                        ArithOp::div, ArithOp::sqrt, ArithOp::rcp};
+struct ArithRounding {
+  const char* name;
+  ref::Rounding r;
+};
+inline constexpr ArithRounding kArithRoundings[] = {
+    {"rn", ref::Rounding::kRNE}, {"rz", ref::Rounding::kRZ}, {"rm", ref::Rounding::kRD}, {"rp", ref::Rounding::kRU}};
+const char* arith_op_name(ArithOp op);
 
 // What a GPU thread needs (passed by value to the kernel).
 struct ArithSpec {
@@ -61,42 +74,13 @@ GC_SCALAR_HD double f32_to_f64(std::uint32_t x) {
   return static_cast<double>(f);
 #endif
 }
-// Rounded-to-nearest binary64 operations the compiler may not contract or reorder.
-GC_SCALAR_HD double add(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-GC_SCALAR_HD double mul(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-GC_SCALAR_HD double div(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-GC_SCALAR_HD double sqrt(double a) {
-#if defined(__CUDA_ARCH__)
-  return __dsqrt_rn(a);
-#else
-  return __builtin_sqrt(a);
-#endif
-}
-GC_SCALAR_HD double fma(double a, double b, double c) {
-#if defined(__CUDA_ARCH__)
-  return __fma_rn(a, b, c);
-#else
-  return __builtin_fma(a, b, c);
-#endif
-}
+// The RN binary64 steps (scalar_rn_ops.hpp).
+using rn_ops::add;
+using rn_ops::div;
+using rn_ops::fma;
+using rn_ops::mul;
+using rn_ops::sqrt;
+
 GC_SCALAR_HD int sign_of(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 GC_SCALAR_HD bool is_nan(double x) { return x != x; }
 GC_SCALAR_HD bool is_zero(double x) { return x == 0; }
@@ -218,6 +202,8 @@ enum ArithClass : int {
   kArithSubnormal,  // subnormal operands (what .ftz flushes)
   kArithClasses
 };
+// Their names in the mismatches_by_class notes.
+extern const char* const kArithClassNames[kArithClasses];
 
 inline constexpr int kArithSpecialCount = 24;
 GC_SCALAR_HD std::uint32_t arith_special(int k) {

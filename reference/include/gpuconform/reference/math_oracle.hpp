@@ -38,6 +38,10 @@ struct MathResult {
   bool exact_is_representable = false;  // f(x) is a value of the format: no rounding happened
 };
 
+// Whether math_reference may run on several threads at once (MPFR built thread-safe: its
+// caches thread-local); the decision loops of numeric.math.* use every core only then.
+bool math_reference_thread_safe();
+
 // f(args...) correctly rounded with r. args are bit patterns of call.format, as many as
 // call.arity(). Throws std::invalid_argument for a wrong number of arguments.
 MathResult math_reference(const MathCall& call, Rounding r, const std::vector<std::uint64_t>& args);
