@@ -49,9 +49,9 @@ namespace {
 struct JudgedRun {
   Measurement measurement;
   Disturbance disturbance;
-  Verdict judged;  // the value against its entry
-  Verdict final;   // after downgrade_for_disturbance
-  bool fault() const { return final.outcome == Outcome::fail && judged.outcome != Outcome::fail; }
+  Verdict judged;      // the value against its entry
+  Verdict final;       // after downgrade_for_disturbance
+  bool fault = false;  // a clock event the throttle policy calls a fault: final fails whatever the value
 };
 
 JudgedRun measure_and_judge(const Probe& probe, const DeviceInfo& device, const ExpectationSet& expectations,
@@ -74,7 +74,10 @@ JudgedRun measure_and_judge(const Probe& probe, const DeviceInfo& device, const 
   // --- end SASS check
   run.judged = apply_waiver(verdict, expectations.waiver_for(probe.id, device.sku()));
   // Only a judged measurement can be blamed on a disturbance: a CUDA error stays a failure.
-  run.final = downgrade_for_disturbance(run.judged, probe.family, run.disturbance, throttle_policy());
+  const ThrottlePolicy& policy = throttle_policy();
+  run.final = downgrade_for_disturbance(run.judged, probe.family, run.disturbance, policy);
+  if (family_times_things(probe.family))
+    for (const std::string& event : run.disturbance.clock_events) run.fault = run.fault || policy.is_fault(event);
   return run;
 }
 
@@ -86,7 +89,7 @@ JudgedRun measure_and_judge(const Probe& probe, const DeviceInfo& device, const 
 // the transient. Bits (numeric), readings (health) and the self-test drills are not repeated;
 // nor is a fail the throttle policy calls a fault.
 bool needs_confirmation(const Probe& probe, const Expectation& expected, const JudgedRun& first) {
-  return first.judged.outcome == Outcome::fail && !first.fault() && confirms_failures(probe.family, expected.kind);
+  return first.judged.outcome == Outcome::fail && !first.fault && confirms_failures(probe.family, expected.kind);
 }
 
 std::string value_text(const Measurement& m, Outcome judged) {
@@ -136,7 +139,7 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
       while (fails < 2 && passes < 2 && !fault) {
         JudgedRun again = measure_and_judge(probe, device, expectations, *expected, options);
         values += ", " + value_text(again.measurement, again.judged.outcome);
-        fault = again.fault();  // a fault decides, as it would have the first time
+        fault = again.fault;  // a fault decides, as it would have the first time
         if (fault)
           result.verdict = again.final;
         else
