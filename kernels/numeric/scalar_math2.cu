@@ -19,6 +19,7 @@
 #include "gpuconform/numerics/scalar_math_worst.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/timing.hpp"
+#include "numeric/math_probe_pair.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -209,16 +210,12 @@ Measurement measure_worst(const ProbeContext& ctx, const char* id) {
 bool register_math2(const char* id, ProbeFn fn, ProbeFn worst) {
   const numerics::ScalarMath2* row = numerics::find_scalar_math2(id);
   if (!row) throw std::logic_error(std::string("numeric.math probe without a table row: ") + id);
-  return register_probes(
-      {Probe{row->id, Family::numeric,
-             row->label + " on 2^24 deterministic binary32 pairs (2^30 with GPUCONFORM_SCALAR_LONG=1; "
-                          "directed and hashed classes): "
-                          "the largest ulp distance from the correctly rounded result",
-             Requirements{}, RecordHint{row->judged ? ExpectationKind::max : ExpectationKind::info}, fn},
-       Probe{numerics::worst_id(row->id), Family::numeric,
-             row->label + ": the measured maximum and the pair attaining it (" + row->id +
-                 "'s scan), an exact value that changes only with the library",
-             Requirements{}, RecordHint{ExpectationKind::exact}, worst}});
+  return register_math_pair(row->id, row->label, row->judged,
+                            row->label +
+                                " on 2^24 deterministic binary32 pairs (2^30 with GPUCONFORM_SCALAR_LONG=1; "
+                                "directed and hashed classes): "
+                                "the largest ulp distance from the correctly rounded result",
+                            "pair", fn, worst);
 }
 
 #define GC_MATH2_PROBE(FN, ID)                                                                    \

@@ -21,6 +21,7 @@
 #include "gpuconform/numerics/scalar_mathlib.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/timing.hpp"
+#include "numeric/math_probe_pair.hpp"
 
 namespace gpuconform::kernels {
 namespace {
@@ -302,12 +303,7 @@ bool register_math(const char* id, ProbeFn fn, ProbeFn worst) {
       row->spec.measure == numerics::MathMeasure::absolute
           ? row->label + " over every binary32 input: the largest absolute error on the range its bound states"
           : row->label + " over all 2^32 binary32 inputs: the largest ulp distance from the correctly rounded result";
-  return register_probes({Probe{row->id, Family::numeric, what, Requirements{},
-                                RecordHint{row->judged ? ExpectationKind::max : ExpectationKind::info}, fn},
-                          Probe{numerics::worst_id(row->id), Family::numeric,
-                                row->label + ": the measured maximum and the input attaining it (" + row->id +
-                                    "'s scan), an exact value that changes only with the library",
-                                Requirements{}, RecordHint{ExpectationKind::exact}, worst}});
+  return register_math_pair(row->id, row->label, row->judged, what, "input", fn, worst);
 }
 
 #define GC_MATH_PROBE(FN, ID)                                                                    \

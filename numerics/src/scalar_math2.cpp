@@ -8,10 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <future>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 
 #include "gpuconform/numerics/scalar_math_worst.hpp"
 #include "gpuconform/reference/math_oracle.hpp"
@@ -161,30 +159,8 @@ const ScalarMath2* find_scalar_math2(std::string_view id) {
 }
 
 MathDecision decide_flagged2(const ScalarMath2& row, const std::vector<MathFlagged>& flagged) {
-  const std::size_t threads =
-      ref::math_reference_thread_safe() ? std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 32) : 1;
-  const std::size_t per = (flagged.size() + threads - 1) / threads;
-  std::vector<std::future<MathDecision>> parts;
-  for (std::size_t i = 0; i < flagged.size(); i += per) {
-    const MathFlagged* b = flagged.data() + i;
-    const MathFlagged* e = flagged.data() + std::min(flagged.size(), i + per);
-    parts.push_back(std::async(std::launch::async, [&row, b, e] { return decide_range(row, b, e); }));
-  }
-  MathDecision d;
-  const auto take = [](std::uint64_t& key, std::uint32_t& result, std::uint64_t k, std::uint32_t r) {
-    if (k > key) {
-      key = k;
-      result = r;
-    }
-  };
-  for (auto& p : parts) {
-    const MathDecision q = p.get();
-    take(d.worst, d.worst_result, q.worst, q.worst_result);
-    take(d.worst_unjudged, d.worst_unjudged_result, q.worst_unjudged, q.worst_unjudged_result);
-    take(d.worst_real, d.worst_real_result, q.worst_real, q.worst_real_result);
-    d.rounding_differs += q.rounding_differs;
-  }
-  return d;
+  return decide_on_every_core(flagged,
+                              [&row](const MathFlagged* b, const MathFlagged* e) { return decide_range(row, b, e); });
 }
 
 Measurement math2_measurement(const ScalarMath2& row, const MathScan& scan, const MathDecision& decided,

@@ -230,8 +230,7 @@ MathDecision decide_range(const ScalarMath& row, const MathFlagged* begin, const
 
 }  // namespace
 
-MathDecision decide_flagged(const ScalarMath& row, const std::vector<MathFlagged>& flagged) {
-  // MPFR roots (erfinvf) and lgamma near its roots cost up to a millisecond each: every core.
+MathDecision decide_on_every_core(const std::vector<MathFlagged>& flagged, const MathRangeDecider& decide_range) {
   const std::size_t threads =
       ref::math_reference_thread_safe() ? std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 32) : 1;
   const std::size_t per = (flagged.size() + threads - 1) / threads;
@@ -239,7 +238,7 @@ MathDecision decide_flagged(const ScalarMath& row, const std::vector<MathFlagged
   for (std::size_t i = 0; i < flagged.size(); i += per) {
     const MathFlagged* b = flagged.data() + i;
     const MathFlagged* e = flagged.data() + std::min(flagged.size(), i + per);
-    parts.push_back(std::async(std::launch::async, [&row, b, e] { return decide_range(row, b, e); }));
+    parts.push_back(std::async(std::launch::async, [&decide_range, b, e] { return decide_range(b, e); }));
   }
   MathDecision d;
   const auto take = [](std::uint64_t& key, std::uint32_t& result, std::uint64_t k, std::uint32_t r) {
@@ -256,6 +255,12 @@ MathDecision decide_flagged(const ScalarMath& row, const std::vector<MathFlagged
     d.rounding_differs += q.rounding_differs;
   }
   return d;
+}
+
+MathDecision decide_flagged(const ScalarMath& row, const std::vector<MathFlagged>& flagged) {
+  // MPFR roots (erfinvf) and lgamma near its roots cost up to a millisecond each: every core.
+  return decide_on_every_core(flagged,
+                              [&row](const MathFlagged* b, const MathFlagged* e) { return decide_range(row, b, e); });
 }
 
 namespace {

@@ -35,6 +35,7 @@
 //                      still exact but its real-valued error is not printed to 4 digits: such
 //                      inputs stay out of max_real_ulp_error (the flagged ones are in it).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -269,6 +270,12 @@ struct MathDecision {
   std::uint64_t rounding_differs = 0;
 };
 MathDecision decide_flagged(const ScalarMath& row, const std::vector<MathFlagged>& flagged);
+
+// The chunked decision both tables (one- and two-argument) share: `decide_range` decides one
+// chunk; the chunks run on every core (one thread where the MPFR build is not thread-safe) and
+// their worst keys and counts merge into one MathDecision.
+using MathRangeDecider = std::function<MathDecision(const MathFlagged* begin, const MathFlagged* end)>;
+MathDecision decide_on_every_core(const std::vector<MathFlagged>& flagged, const MathRangeDecider& decide_range);
 
 // value = the largest integer ulp distance (unit "ulp"; minus the allowance where the bound
 // grows with x) or absolute error over the judged domain; notes: function, bound,
