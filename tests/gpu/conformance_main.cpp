@@ -28,6 +28,13 @@
 // then holds their locks too (taken in one global order, so two such processes never
 // wait for each other). With one GPU they get no peer and skip ("needs a second GPU").
 //
+// Outputs: gtest's own (its console, --gtest_output), and with GPUCONFORM_RECORD the run
+// record through the runner's record listener (record_listener.hpp, run_listener.hpp): one
+// verdict event per test, the line `gpuconform run` writes for it, less the run's level
+// (this binary writes no header or GPU state lines). The probes run in this process, not
+// in the runner's workers: ctest's groups see one gtest per probe, a hung probe ends the
+// process (the watchdog below) and a lost context fails the group's later tests by name.
+//
 // Environment: GPUCONFORM_DEVICE (ordinal, default 0), GPUCONFORM_EXPECTATIONS
 // (directory), GPUCONFORM_OVERLAY (one extra file), GPUCONFORM_RECORD (append
 // the run record here), GPUCONFORM_QUICK=1 (fewer repeats), GPUCONFORM_PROBE_TIMEOUT
@@ -49,6 +56,7 @@
 #include "gpuconform/conformance.hpp"
 #include "gpuconform/ctest_resources.hpp"
 #include "gpuconform/gpu_lock.hpp"
+#include "gpuconform/record_listener.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/runner.hpp"
 
@@ -58,6 +66,17 @@ namespace {
 const char* env(const char* name) {
   const char* v = std::getenv(name);
   return v && *v ? v : nullptr;
+}
+
+// The listeners of this process's verdicts: the run record when GPUCONFORM_RECORD names one.
+// Never destroyed: the watchdog thread may emit while the process exits.
+RunEvents& run_events() {
+  static RunEvents* events = [] {
+    auto* e = new RunEvents("gpuconform_gpu_tests");
+    if (const char* path = env("GPUCONFORM_RECORD")) e->add(std::make_unique<RecordListener>(path));
+    return e;
+  }();
+  return *events;
 }
 
 // Device and expectations, resolved once per process on first use.
@@ -331,17 +350,15 @@ class ConformanceTest : public testing::Test {
     }
     const double limit = probe_time_limit(s.expectations.find(probe_.id), probe_timeout_override());
     Watchdog::get().arm(probe_, limit, [this, &s, &options, limit](const std::string& reason) {
-      if (const char* path = env("GPUCONFORM_RECORD")) {
-        TestResult timed_out;
-        timed_out.probe = &probe_;
-        timed_out.verdict = {Outcome::fail, reason};
-        timed_out.seconds = limit;
-        timed_out.peers = options.peers;
-        if (const Expectation* e = s.expectations.find(probe_.id)) timed_out.expectation = *e;
-        try {
-          append_record_line(path, record_json(timed_out, *s.device));
-        } catch (const std::exception&) {
-        }
+      TestResult timed_out;
+      timed_out.probe = &probe_;
+      timed_out.verdict = {Outcome::fail, reason};
+      timed_out.seconds = limit;
+      timed_out.peers = options.peers;
+      if (const Expectation* e = s.expectations.find(probe_.id)) timed_out.expectation = *e;
+      try {
+        run_events().probe_verdict(0, timed_out, record_json(timed_out, *s.device), 0);
+      } catch (const std::exception&) {  // the process exits failed whatever the record says
       }
     });
     const TestResult r = run_conformance_test(probe_, *s.device, s.expectations, options);
@@ -360,7 +377,7 @@ class ConformanceTest : public testing::Test {
       RecordProperty("unit", r.measurement->unit);
     }
     if (r.expectation) RecordProperty("expected", describe_expected(*r.expectation));
-    if (const char* path = env("GPUCONFORM_RECORD")) append_record_line(path, record_json(r, *s.device));
+    run_events().probe_verdict(0, r, record_json(r, *s.device), 0);
     switch (r.verdict.outcome) {
       case Outcome::skip: GTEST_SKIP() << r.verdict.reason;
       case Outcome::fail: FAIL() << probe_.id << ": " << r.verdict.reason;
@@ -384,8 +401,8 @@ int main(int argc, char** argv) {
     // that needs other GPUs: GpuconformGroupDiscovery.cmake gives its group every GPU.
     std::string param = probe.id;
     if (probe.scope != gpuconform::Scope::gpu) param += std::string(" scope=") + gpuconform::scope_name(probe.scope);
-    testing::RegisterTest(gpuconform::test_suite_name(probe).c_str(), gpuconform::test_name(probe).c_str(),
-                          nullptr, param.c_str(), __FILE__, __LINE__,
+    testing::RegisterTest(gpuconform::test_suite_name(probe).c_str(), gpuconform::test_name(probe).c_str(), nullptr,
+                          param.c_str(), __FILE__, __LINE__,
                           [&probe]() -> testing::Test* { return new gpuconform::ConformanceTest(probe); });
   }
   const int status = RUN_ALL_TESTS();

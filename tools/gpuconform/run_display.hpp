@@ -4,7 +4,7 @@
 // line per GPU (progress, the probe running, elapsed and ETA, failures so far),
 // redrawn in place every second and on every event. Otherwise (a pipe, a log, a batch
 // job): one plain line per verdict as before, prefixed "GPU N" when several GPUs run.
-// Calls may come from several threads (the runner serialises its hooks; the ticker
+// Calls may come from several threads (RunEvents serialises the listeners; the ticker
 // redraws on its own), so every method locks.
 #include <condition_variable>
 #include <mutex>

@@ -12,14 +12,14 @@
 //   --prom FILE  Prometheus textfile, replaced atomically;
 //   --termination-log FILE  a short summary for Kubernetes (<= 4096 bytes).
 //
-// Kept apart from cmd_run.cpp: the run decides verdicts, this decides files.
+// Kept apart from cmd_run.cpp: the run decides verdicts, this decides files. Each output
+// is one listener of the run (run_listener.hpp); this picks them and their order.
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <memory>
 #include <string>
-#include <vector>
 
-#include "gpuconform/run_summary.hpp"
+#include "gpuconform/run_header.hpp"
+#include "gpuconform/run_listener.hpp"
 
 namespace gpuconform::cli {
 
@@ -35,35 +35,25 @@ struct RunOutputOptions {
 
 void add_run_output_options(CLI::App& run, RunOutputOptions& options);
 
-class RunOutputs {
- public:
-  // Picks the run id and the files, creates the run directory and writes the record's
-  // header line. Throws std::runtime_error (with the path and reason) when it cannot:
-  // the run must not start without somewhere to put its verdicts.
-  explicit RunOutputs(const RunOutputOptions& options);
-  ~RunOutputs();
-  RunOutputs(const RunOutputs&) = delete;
-  RunOutputs& operator=(const RunOutputs&) = delete;
-
-  const std::string& record_path() const { return outcome_.record_path; }
-  // The JUnit file of GPU `index`; with several GPUs each gets its own.
-  std::string junit_path(int index, bool several_gpus) const;
-  // One GPU's results, after its JUnit file (junit_file, "" if none) was written.
-  void add(GpuRun gpu, const std::string& junit_file);
-  // Why the run could not run (exit 2): goes into every output finish() writes.
-  void set_error(RunError error) { outcome_.error = std::move(error); }
-  // The run's --timeout: summary.json "timeout", the termination log's first line.
-  void set_timeout(double seconds) { outcome_.timeout_s = seconds; }
-  // Writes summary.json, the textfile, the termination log and (--json) stdout; returns
-  // the run's exit code, or 2 when one of those files could not be written.
-  int finish(int exit_code);
-
- private:
-  RunOutputOptions options_;
-  std::string dir_;
-  RunOutcome outcome_;
-  int json_stdout_ = -1;  // the real stdout while --json sends the human lines to stderr
+// Where one run's files go, decided (and its directory made) before the run starts.
+struct RunFiles {
+  RunIdentity run;
+  std::chrono::system_clock::time_point started;
+  std::string record;   // the run record
+  std::string junit;    // JUnit; "<junit>.gpu<N>.xml" per GPU when several (junit_listener.hpp)
+  std::string summary;  // summary.json; "" with --append
 };
+
+// Picks the run id and the files and creates the run directory. Throws std::runtime_error
+// (with the path and reason) when it cannot: the run must not start without somewhere to
+// put its verdicts.
+RunFiles plan_run_files(const RunOutputOptions& options);
+
+// Every output of the run as a listener of `events`, in this order: the run record, the
+// console, JUnit, summary.json, the Prometheus textfile, the termination log, --json's
+// stdout. With --json, stdout is set aside at once (throws std::runtime_error when it
+// cannot), so every line for people goes to stderr.
+void add_run_listeners(RunEvents& events, const RunOutputOptions& options, const RunFiles& files);
 
 // gpuconform-runs/<run_id>, or with "-2", "-3", ... when that exists (two runs in a second).
 std::string fresh_run_directory(const std::string& parent, const std::string& run_id);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// One GPU's run: open it in a worker, snapshot its state, run the probes
-// through supervised workers, write every verdict as soon as it exists.
+// The run: open each GPU in a worker, snapshot its state, run the probes through
+// supervised workers, hand every verdict to the listeners as soon as it exists.
 #include "gpuconform/runner.hpp"
 
 #include <fmt/format.h>
@@ -9,13 +9,11 @@
 #include <exception>
 #include <limits>
 #include <map>
-#include <mutex>
 #include <set>
 #include <thread>
 
 #include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_record.hpp"
-#include "gpuconform/run_record_schema.hpp"
 
 namespace gpuconform {
 namespace {
@@ -49,17 +47,6 @@ TestResult result_from_record(const Probe* probe, const nlohmann::json& record, 
   return r;
 }
 
-// Every GPU's thread appends here. append_record_line writes a line with one write(2)
-// on O_APPEND already; the lock makes "never two half lines" independent of the file
-// system's append semantics.
-std::mutex record_mutex;
-
-void append(const RunnerConfig& config, const nlohmann::json& line) {
-  if (config.record_path.empty()) return;
-  std::lock_guard<std::mutex> lock(record_mutex);
-  append_record_line(config.record_path, line);
-}
-
 WorkerArgs base_worker_args(int index, const RunnerConfig& config) {
   WorkerArgs base;
   base.device = index;
@@ -67,34 +54,6 @@ WorkerArgs base_worker_args(int index, const RunnerConfig& config) {
   base.overlays = config.overlays;
   base.quick = config.level == RunLevel::quick;
   return base;
-}
-
-// The spread of a probe's runs at --level long, for readers of the record (compare
-// reads the runs themselves: one test line each).
-nlohmann::json spread_line(const std::string& probe, const RepeatedResult& r, const DeviceInfo& device) {
-  nlohmann::json j = {{"schema_version", kRunRecordSchemaVersion},
-                      {"record", "spread"},
-                      {"probe", probe},
-                      {"runs", r.runs},
-                      {"verdict", outcome_name(r.result.verdict.outcome)},
-                      {"values", r.values},
-                      {"device", {{"index", device.index}, {"uuid", device.uuid}, {"pci_bus_id", device.pci_bus_id}}},
-                      {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
-                      {"time", utc_timestamp()}};
-  if (r.result.measurement) j["unit"] = r.result.measurement->unit;
-  if (r.spread)
-    j["stats"] = {{"n", r.spread->n},     {"median", r.spread->median}, {"mad", r.spread->mad},
-                  {"min", r.spread->min}, {"max", r.spread->max}};
-  return j;
-}
-
-nlohmann::json gpu_state_line(const DeviceInfo& device, const char* when) {
-  return {{"record", "gpu_state"},
-          {"when", when},
-          {"device", {{"index", device.index}, {"uuid", device.uuid}, {"pci_bus_id", device.pci_bus_id}}},
-          {"state", read_gpu_state(device).to_json()},
-          {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
-          {"time", utc_timestamp()}};
 }
 
 }  // namespace
@@ -171,6 +130,7 @@ OpenedGpu open_gpu(int index, const std::vector<const Probe*>& probes, const Run
   // limits and the expectation of a probe the runner itself fails. Throws ExpectationError.
   gpu.expectations = load_device_expectations(*gpu.device, config.expectations_dir, config.overlays);
   gpu.probes = select_for_level(probes, gpu.expectations, *gpu.device, config.level);
+  gpu.selectable = probes.size();
   return gpu;
 }
 
@@ -205,11 +165,12 @@ std::vector<const Probe*> probes_where(const OpenedGpu& gpu, bool (*keep)(const 
   return out;
 }
 
-// Runs `probes` of one opened GPU (with `peers` for pair and node probes) through
-// supervised workers, config.repeats passes, every verdict into the record as it
-// arrives and into `run` (at --level long: merged per probe, with its spread line).
-void run_probe_passes(const OpenedGpu& gpu, const std::vector<const Probe*>& probes,
-                      const std::vector<DeviceInfo>& peers, const RunnerConfig& config, const GpuRunHooks& hooks,
+// Runs `probes` of one opened GPU, the run's GPU number `position` (with `peers` for pair
+// and node probes), through supervised workers, config.repeats passes, every verdict to
+// the listeners as it arrives and into `run` (at --level long: merged per probe, with its
+// spread).
+void run_probe_passes(const OpenedGpu& gpu, std::size_t position, const std::vector<const Probe*>& probes,
+                      const std::vector<DeviceInfo>& peers, const RunnerConfig& config, RunEvents& events,
                       GpuRun& run) {
   if (probes.empty()) return;
   const DeviceInfo& device = *gpu.device;
@@ -232,15 +193,22 @@ void run_probe_passes(const OpenedGpu& gpu, const std::vector<const Probe*>& pro
     r.peers = peers;
     line["level"] = level_name(config.level);
     if (passes > 1) line["repeat"] = {{"index", pass + 1}, {"of", passes}};
-    append(config, line);
-    if (hooks.result) hooks.result(r, pass);
+    events.probe_verdict(position, r, line, pass);
     if (pass == 0) in_order.push_back(r);
     runs_of[r.probe ? r.probe->id : std::string()].push_back(std::move(r));
   };
-  ProbeSupervision supervision;
-  supervision.started = [&](const std::string& id) {
-    if (hooks.started) hooks.started(id, pass);
+  // A verdict the runner makes itself (timed out, the worker died, not run).
+  auto judged_here = [&](const std::string& id, Outcome outcome, const std::string& reason, double seconds) {
+    TestResult r;
+    r.probe = by_id[id];
+    r.verdict = {outcome, reason};
+    r.seconds = seconds;
+    r.peers = peers;
+    if (const Expectation* e = expectations.find(id)) r.expectation = *e;
+    deliver(r, record_json(r, device));
   };
+  ProbeSupervision supervision;
+  supervision.started = [&](const std::string& id) { events.probe_started(position, id, pass); };
   supervision.time_limit = [&](const std::string& id) {
     return probe_time_limit(expectations.find(id), config.probe_timeout_s);
   };
@@ -248,23 +216,11 @@ void run_probe_passes(const OpenedGpu& gpu, const std::vector<const Probe*>& pro
     deliver(result_from_record(by_id[id], record, expectations), record);
   };
   supervision.failed = [&](const std::string& id, const std::string& reason, double seconds) {
-    TestResult r;
-    r.probe = by_id[id];
-    r.verdict = {Outcome::fail, reason};
-    r.seconds = seconds;
-    r.peers = peers;
-    if (const Expectation* e = expectations.find(id)) r.expectation = *e;
-    deliver(r, record_json(r, device));
+    judged_here(id, Outcome::fail, reason, seconds);
   };
   supervision.run_deadline = config.deadline;
   supervision.skipped = [&](const std::string& id, const std::string& reason, double seconds) {
-    TestResult r;
-    r.probe = by_id[id];
-    r.verdict = {Outcome::skip, reason};
-    r.seconds = seconds;
-    r.peers = peers;
-    if (const Expectation* e = expectations.find(id)) r.expectation = *e;
-    deliver(r, record_json(r, device));
+    judged_here(id, Outcome::skip, reason, seconds);
   };
   for (pass = 0; pass < passes; ++pass) supervise_probes(config.worker, args, ids, supervision);
   if (passes == 1) {
@@ -272,59 +228,34 @@ void run_probe_passes(const OpenedGpu& gpu, const std::vector<const Probe*>& pro
     return;
   }
   for (const TestResult& first : in_order) {
-    const std::string id = first.probe ? first.probe->id : std::string();
-    RepeatedResult merged = aggregate_runs(runs_of[id]);
+    RepeatedResult merged = aggregate_runs(runs_of[first.probe ? first.probe->id : std::string()]);
     merged.result.peers = peers;
-    append(config, spread_line(id, merged, device));
+    events.probe_spread(position, merged, device);
     run.results.push_back(merged.result);
     run.repeated.push_back(std::move(merged));
   }
 }
 
-// The GPU's run record lines for a GPU that could not be opened.
-void append_open_failure(const OpenedGpu& gpu, const RunnerConfig& config) {
-  append(config, {{"record", "gpu_open"},
-                  {"verdict", "fail"},
-                  {"reason", gpu.open_error},
-                  {"device", {{"index", gpu.index}}},
-                  {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
-                  {"time", utc_timestamp()}});
-}
-
 // One GPU's own probes between its state snapshots. `with_pairs`: also its pair and
 // node probes, which then meet no peer and skip saying so (a run of one GPU).
-GpuRun run_gpu_phase(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks, bool with_pairs) {
+GpuRun run_gpu_phase(const OpenedGpu& gpu, std::size_t position, const RunnerConfig& config, RunEvents& events,
+                     bool with_pairs) {
   GpuRun run;
   run.index = gpu.index;
   run.device = gpu.device;
   run.open_error = gpu.open_error;
-  if (!gpu.device) {
-    append_open_failure(gpu, config);
-    return run;
-  }
+  if (!gpu.device) return run;
   // No worker of this GPU is alive here, so NVML's process list shows only what else uses it.
-  append(config, gpu_state_line(*gpu.device, "before"));
-  run_probe_passes(gpu, with_pairs ? gpu.probes : probes_where(gpu, per_gpu), {}, config, hooks, run);
-  append(config, gpu_state_line(*gpu.device, "after"));
+  events.gpu_state(position, *gpu.device, "before", read_gpu_state(*gpu.device));
+  run_probe_passes(gpu, position, with_pairs ? gpu.probes : probes_where(gpu, per_gpu), {}, config, events, run);
+  events.gpu_state(position, *gpu.device, "after", read_gpu_state(*gpu.device));
   return run;
 }
 
-// One GPU's view of the parallel hooks: its calls name GPU `i` (position in `gpus`).
-GpuRunHooks hooks_of_gpu(const ParallelRunHooks& hooks, std::size_t i) {
-  GpuRunHooks mine;
-  mine.started = [&hooks, i](const std::string& probe, int pass) {
-    if (hooks.started) hooks.started(i, probe, pass);
-  };
-  mine.result = [&hooks, i](const TestResult& r, int pass) {
-    if (hooks.result) hooks.result(i, r, pass);
-  };
-  return mine;
-}
-
 // After every GPU's own probes, while no other probe runs: each pair probe once per
-// ordered pair of opened GPUs (A's selection, peers {B}), then each node probe once on
-// the first opened GPU with every other as a peer. Results join A's run.
-void run_pair_phase(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config, const ParallelRunHooks& hooks,
+// ordered pair of opened GPUs (A's selection, peers {B}), then each node probe once on the
+// first opened GPU with every other as a peer. Results join A's run.
+void run_pair_phase(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config, RunEvents& events,
                     std::vector<GpuRun>& runs) {
   std::vector<std::size_t> opened;
   for (std::size_t i = 0; i < gpus.size(); ++i)
@@ -332,67 +263,44 @@ void run_pair_phase(const std::vector<OpenedGpu>& gpus, const RunnerConfig& conf
   for (std::size_t a : opened)
     for (std::size_t b : opened)
       if (a != b)
-        run_probe_passes(gpus[a], probes_where(gpus[a], [](const Probe* p) { return p->scope == Scope::pair; }),
-                         {*gpus[b].device}, config, hooks_of_gpu(hooks, a), runs[a]);
+        run_probe_passes(gpus[a], a, probes_where(gpus[a], [](const Probe* p) { return p->scope == Scope::pair; }),
+                         {*gpus[b].device}, config, events, runs[a]);
   if (opened.empty()) return;
+  const std::size_t first = opened.front();
   std::vector<DeviceInfo> others;
   for (std::size_t i : opened)
-    if (i != opened.front()) others.push_back(*gpus[i].device);
-  run_probe_passes(gpus[opened.front()],
-                   probes_where(gpus[opened.front()], [](const Probe* p) { return p->scope == Scope::node; }), others,
-                   config, hooks_of_gpu(hooks, opened.front()), runs[opened.front()]);
+    if (i != first) others.push_back(*gpus[i].device);
+  run_probe_passes(gpus[first], first,
+                   probes_where(gpus[first], [](const Probe* p) { return p->scope == Scope::node; }), others, config,
+                   events, runs[first]);
 }
 
 }  // namespace
 
-GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks) {
-  return run_gpu_phase(gpu, config, hooks, true);
-}
-
-std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config,
-                             const ParallelRunHooks& hooks) {
+std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config, RunEvents& events) {
+  events.gpus_opened(gpus, config.level, std::max(1, config.repeats));
   const std::size_t opened = std::count_if(gpus.begin(), gpus.end(), [](const OpenedGpu& g) { return bool(g.device); });
   const bool pair_phase = opened >= 2;
   std::vector<GpuRun> runs(gpus.size());
   std::vector<std::exception_ptr> errors(gpus.size());
-  std::mutex hook_mutex;
-  ParallelRunHooks locked;  // hook calls serialised across the GPUs' threads
-  locked.started = [&](std::size_t i, const std::string& probe, int pass) {
-    std::lock_guard<std::mutex> lock(hook_mutex);
-    if (hooks.started) hooks.started(i, probe, pass);
-  };
-  locked.result = [&](std::size_t i, const TestResult& r, int pass) {
-    std::lock_guard<std::mutex> lock(hook_mutex);
-    if (hooks.result) hooks.result(i, r, pass);
-  };
-  auto finished = [&](std::size_t i) {
-    std::lock_guard<std::mutex> lock(hook_mutex);
-    if (hooks.finished) hooks.finished(i);
-  };
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < gpus.size(); ++i)
     threads.emplace_back([&, i] {
-      const GpuRunHooks mine = hooks_of_gpu(locked, i);
       try {
-        runs[i] = run_gpu_phase(gpus[i], config, mine, !pair_phase);
-      } catch (...) {  // the record could not be written: the caller says so
+        runs[i] = run_gpu_phase(gpus[i], i, config, events, !pair_phase);
+        if (!pair_phase) events.gpu_finished(i);
+      } catch (...) {  // a listener failed (the record could not be written): the caller says so
         errors[i] = std::current_exception();
       }
-      if (!pair_phase) finished(i);
     });
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
   if (pair_phase) {
-    run_pair_phase(gpus, config, locked, runs);
-    for (std::size_t i = 0; i < gpus.size(); ++i) finished(i);
+    run_pair_phase(gpus, config, events, runs);
+    for (std::size_t i = 0; i < gpus.size(); ++i) events.gpu_finished(i);
   }
   return runs;
-}
-
-GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config,
-               const GpuRunHooks& hooks) {
-  return run_opened_gpu(open_gpu(index, probes, config), config, hooks);
 }
 
 }  // namespace gpuconform

@@ -13,7 +13,6 @@
 #include <sstream>
 
 #include "gpuconform/conformance.hpp"
-#include "gpuconform/gpu_state.hpp"
 #include "gpuconform/run_header.hpp"
 #include "gpuconform/run_record.hpp"
 #include "gpuconform/run_summary.hpp"
@@ -26,7 +25,8 @@ using nlohmann::json;
 using test::SchemaCheck;
 
 const SchemaCheck& record_schema() {
-  static const SchemaCheck s = SchemaCheck::from_file(std::string(GPUCONFORM_TEST_SCHEMA_DIR) + "/run-record.schema.json");
+  static const SchemaCheck s =
+      SchemaCheck::from_file(std::string(GPUCONFORM_TEST_SCHEMA_DIR) + "/run-record.schema.json");
   return s;
 }
 const SchemaCheck& summary_schema() {
@@ -110,19 +110,8 @@ TEST(RecordSchema, GeneratedLinesOfEveryKindAreValid) {
   EXPECT_EQ(joined(record_schema().errors(record_json(skipped, device()))), "");
   const RunIdentity run{"20261125T024700Z-node", "node", "2026-11-25T02:47:00Z", {"gpuconform", "run"}};
   EXPECT_EQ(joined(record_schema().errors(run_header_json(run, local_driver_versions()))), "");
-  // The shapes the runner writes (runner.cpp) around a GPU's probes.
-  GpuState state;
-  state.time = utc_timestamp();
-  state.unavailable["ecc"] = "not supported";
-  const json gpu_state = {{"record", "gpu_state"}, {"when", "before"},
-                          {"device", {{"index", 0}, {"uuid", "GPU-a"}, {"pci_bus_id", "0000:00:06.0"}}},
-                          {"state", state.to_json()}, {"suite", {{"version", suite_version()}, {"commit", suite_git_commit()}}},
-                          {"time", utc_timestamp()}};
-  EXPECT_EQ(joined(record_schema().errors(gpu_state)), "");
-  const json gpu_open = {{"record", "gpu_open"}, {"verdict", "fail"}, {"reason", "GPU 1 could not be opened: x"},
-                         {"device", {{"index", 1}}}, {"suite", {{"version", "0.1.0"}, {"commit", "abc"}}},
-                         {"time", utc_timestamp()}};
-  EXPECT_EQ(joined(record_schema().errors(gpu_open)), "");
+  // The lines the run writes around a GPU's probes (gpu_open, gpu_state, spread) are made by
+  // the record listener: tests/unit/runner/output_listeners_test.cpp checks them.
 }
 
 TEST(RecordSchema, RejectsWhatIsNotARecordLine) {
@@ -247,8 +236,8 @@ TEST(RunCli, RunThatCannotStartStillWritesValidOutputs) {
   EXPECT_NE(prom.str().find("gpuconform_run_exit_code 2\n"), std::string::npos) << prom.str();
 
   // The directory now holds a run: a second run into it is refused before anything runs.
-  const std::string again = fmt::format("CUDA_VISIBLE_DEVICES= '{}' run --out-dir '{}' >/dev/null 2>'{}'", GPUCONFORM_CLI,
-                                        run_dir.string(), (dir / "again.txt").string());
+  const std::string again = fmt::format("CUDA_VISIBLE_DEVICES= '{}' run --out-dir '{}' >/dev/null 2>'{}'",
+                                        GPUCONFORM_CLI, run_dir.string(), (dir / "again.txt").string());
   const int again_status = std::system(again.c_str());
   EXPECT_EQ(WEXITSTATUS(again_status), 2);
   std::stringstream why;
@@ -264,8 +253,9 @@ TEST(RunCli, EachRunGetsItsOwnDirectoryAndAppendKeepsTheOldFiles) {
   const fs::path dir = fs::temp_directory_path() / ("gpuconform_cli_dirs_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
-  const std::string run = fmt::format("cd '{}' && CUDA_VISIBLE_DEVICES= '{}' run --filter 'latency.alu.*' >>log.txt 2>&1",
-                                      dir.string(), GPUCONFORM_CLI);
+  const std::string run =
+      fmt::format("cd '{}' && CUDA_VISIBLE_DEVICES= '{}' run --filter 'latency.alu.*' >>log.txt 2>&1", dir.string(),
+                  GPUCONFORM_CLI);
   for (int i = 0; i < 2; ++i) EXPECT_EQ(WEXITSTATUS(std::system(run.c_str())), 2);
   std::vector<fs::path> runs;
   for (const auto& e : fs::directory_iterator(dir / "gpuconform-runs")) runs.push_back(e.path());

@@ -12,7 +12,9 @@
 #include <map>
 #include <set>
 
+#include "gpuconform/record_listener.hpp"
 #include "gpuconform/runner.hpp"
+#include "lambda_listener.hpp"
 
 namespace gpuconform {
 namespace {
@@ -26,7 +28,8 @@ class RunGpus : public testing::Test {
     std::filesystem::create_directories(dir_ / "expectations");
     config_.worker = WorkerCommand{GPUCONFORM_FAKE_WORKER, {}};
     config_.expectations_dir = (dir_ / "expectations").string();  // empty: no file for the fake GPUs
-    config_.record_path = (dir_ / "run.jsonl").string();
+    record_path_ = (dir_ / "run.jsonl").string();
+    events_.add(std::make_unique<RecordListener>(record_path_));
     config_.probe_timeout_s = 1;
   }
   void TearDown() override {
@@ -37,7 +40,7 @@ class RunGpus : public testing::Test {
   // Every line must parse on its own: no two writers' bytes mixed.
   std::vector<nlohmann::json> record() const {
     std::vector<nlohmann::json> lines;
-    std::ifstream in(config_.record_path);
+    std::ifstream in(record_path_);
     for (std::string line; std::getline(in, line);) {
       EXPECT_NO_THROW(lines.push_back(nlohmann::json::parse(line))) << line.substr(0, 200);
     }
@@ -48,8 +51,14 @@ class RunGpus : public testing::Test {
     for (const Probe& p : probes) out.push_back(&p);
     return out;
   }
+  // The listener the test watches the run through, after the record's.
+  test::LambdaListener& watch() {
+    return static_cast<test::LambdaListener&>(events_.add(std::make_unique<test::LambdaListener>()));
+  }
   std::filesystem::path dir_;
+  std::string record_path_;
   RunnerConfig config_;
+  RunEvents events_;
 };
 
 Probe fake(const std::string& id, Scope scope = Scope::gpu) {
@@ -67,13 +76,13 @@ TEST_F(RunGpus, PairProbesRunPerOrderedPairAfterTheGpusOwnProbes) {
   auto opened = open_gpus({0, 1, 2}, ptrs(probes), config_);
   auto node_opened = open_gpus({0, 1, 2}, ptrs(node), config_);
   std::vector<std::string> order;
-  ParallelRunHooks hooks;
-  hooks.result = [&](std::size_t gpu, const TestResult& r, int) {
+  test::LambdaListener& hooks = watch();
+  hooks.verdict = [&](std::size_t gpu, const TestResult& r, int) {
     std::string peers;
     for (const DeviceInfo& p : r.peers) peers += (peers.empty() ? ">" : ",") + std::to_string(p.index);
     order.push_back(std::to_string(gpu) + peers + " " + r.probe->id);
   };
-  const auto runs = run_gpus(opened, config_, hooks);
+  const auto runs = run_gpus(opened, config_, events_);
   ::unsetenv("GPUCONFORM_FAKE_PEERS_DIR");
   ASSERT_EQ(order.size(), 9u);
   for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(order[i].substr(1), " fake.pass") << "own probes first";
@@ -88,7 +97,8 @@ TEST_F(RunGpus, PairProbesRunPerOrderedPairAfterTheGpusOwnProbes) {
     if (line.value("probe", "") == "fake.peers") ++pair_lines;
   EXPECT_EQ(pair_lines, 6);
 
-  const auto node_runs = run_gpus(node_opened, config_);
+  hooks.verdict = nullptr;
+  const auto node_runs = run_gpus(node_opened, config_, events_);
   ASSERT_EQ(node_runs[0].results.size(), 1u);
   EXPECT_EQ(node_runs[0].results[0].verdict.reason, "peers: 1,2");
   ASSERT_EQ(node_runs[0].results[0].peers.size(), 2u);
@@ -99,7 +109,7 @@ TEST_F(RunGpus, PairProbesRunPerOrderedPairAfterTheGpusOwnProbes) {
 // without a peer (the real probes then skip, saying a second GPU is needed).
 TEST_F(RunGpus, OneGpuRunsItsPairProbesWithoutAPeer) {
   const std::vector<Probe> probes = {fake("fake.peers", Scope::pair)};
-  const auto runs = run_gpus(open_gpus({0}, ptrs(probes), config_), config_);
+  const auto runs = run_gpus(open_gpus({0}, ptrs(probes), config_), config_, events_);
   ASSERT_EQ(runs[0].results.size(), 1u);
   EXPECT_EQ(runs[0].results[0].verdict.reason, "peers: ");
   EXPECT_TRUE(runs[0].results[0].peers.empty());
@@ -114,7 +124,7 @@ TEST_F(RunGpus, FourGpusRunAtOnce) {
   config_.probe_timeout_s = 60;
   const std::vector<Probe> probes = {fake("fake.rendezvous"), fake("fake.pass")};
   const auto opened = open_gpus({0, 1, 4, 5}, ptrs(probes), config_);
-  const auto runs = run_gpus(opened, config_);
+  const auto runs = run_gpus(opened, config_, events_);
   ASSERT_EQ(runs.size(), 4u);
   for (const GpuRun& run : runs) {
     ASSERT_EQ(run.results.size(), 2u);
@@ -128,8 +138,8 @@ TEST_F(RunGpus, OneBoardHangsAnotherCrashesAndTheRecordHoldsEveryGpusFullSet) {
   std::atomic<int> inside{0};
   std::atomic<bool> overlapped{false};
   std::map<std::size_t, std::vector<std::string>> seen;
-  ParallelRunHooks hooks;
-  hooks.result = [&](std::size_t gpu, const TestResult& r, int) {
+  test::LambdaListener& hooks = watch();
+  hooks.verdict = [&](std::size_t gpu, const TestResult& r, int) {
     if (inside.fetch_add(1) != 0) overlapped = true;
     seen[gpu].push_back(r.probe->id + " " + outcome_name(r.verdict.outcome));
     inside.fetch_sub(1);
@@ -137,8 +147,8 @@ TEST_F(RunGpus, OneBoardHangsAnotherCrashesAndTheRecordHoldsEveryGpusFullSet) {
   std::set<std::size_t> finished;
   hooks.finished = [&](std::size_t gpu) { finished.insert(gpu); };
   const auto opened = open_gpus({0, 1, 2, 3}, ptrs(probes), config_);
-  const auto runs = run_gpus(opened, config_, hooks);
-  EXPECT_FALSE(overlapped) << "hook calls are serialised";
+  const auto runs = run_gpus(opened, config_, events_);
+  EXPECT_FALSE(overlapped) << "listener calls are serialised";
   EXPECT_EQ(finished, (std::set<std::size_t>{0, 1, 2, 3}));
 
   ASSERT_EQ(runs.size(), 4u);
@@ -178,7 +188,7 @@ TEST_F(RunGpus, AnUnopenedGpuFailsAloneAndTheOthersRun) {
   ASSERT_EQ(opened.size(), 3u);
   EXPECT_FALSE(opened[1].device);
   EXPECT_TRUE(contains(opened[1].open_error, "fallen off the bus")) << opened[1].open_error;
-  const auto runs = run_gpus(opened, config_);
+  const auto runs = run_gpus(opened, config_, events_);
   EXPECT_EQ(runs[0].results.size(), 1u);
   EXPECT_TRUE(runs[1].results.empty());
   EXPECT_EQ(runs[2].results.size(), 1u);
@@ -192,7 +202,7 @@ TEST_F(RunGpus, AnInvalidExpectationFileStopsTheRunBeforeAnyProbe) {
   config_.overlays = {(dir_ / "bad.toml").string()};
   const std::vector<Probe> probes = {fake("fake.pass")};
   EXPECT_THROW(open_gpus({0, 1}, ptrs(probes), config_), ExpectationError);
-  EXPECT_FALSE(std::filesystem::exists(config_.record_path)) << "nothing ran, nothing recorded";
+  EXPECT_FALSE(std::filesystem::exists(record_path_)) << "nothing ran, nothing recorded";
 }
 
 TEST_F(RunGpus, LongRunsEveryProbeRepeatedlyAndRecordsTheSpread) {
@@ -200,9 +210,8 @@ TEST_F(RunGpus, LongRunsEveryProbeRepeatedlyAndRecordsTheSpread) {
   config_.repeats = 3;
   const std::vector<Probe> probes = {fake("fake.value"), fake("fake.board")};
   std::vector<int> passes;
-  ParallelRunHooks hooks;
-  hooks.result = [&](std::size_t, const TestResult&, int pass) { passes.push_back(pass); };
-  const auto runs = run_gpus(open_gpus({0, 3}, ptrs(probes), config_), config_, hooks);
+  watch().verdict = [&](std::size_t, const TestResult&, int pass) { passes.push_back(pass); };
+  const auto runs = run_gpus(open_gpus({0, 3}, ptrs(probes), config_), config_, events_);
   EXPECT_EQ(passes.size(), 2u * 2u * 3u);
   for (const GpuRun& run : runs) {
     ASSERT_EQ(run.results.size(), 2u) << "one merged result per probe";
@@ -250,7 +259,7 @@ TEST_F(RunGpus, TheRunsDeadlineSkipsWhatItLeftOnEveryGpu) {
   const auto opened = open_gpus({0, 2}, ptrs(probes), config_);
   config_.deadline = WorkerProcess::Clock::now() + std::chrono::seconds(4);
   const auto start = std::chrono::steady_clock::now();
-  const auto runs = run_gpus(opened, config_);
+  const auto runs = run_gpus(opened, config_, events_);
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(took, 20) << "the 60 s probe limit was waited for";
   ASSERT_EQ(runs.size(), 2u);

@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gpuconform/record_listener.hpp"
 #include "gpuconform/runner.hpp"
+#include "lambda_listener.hpp"
 
 namespace gpuconform {
 namespace {
@@ -153,7 +155,7 @@ TEST(RunnerSupervisor, DescribeReportsTheDeviceOrWhyItCannotBeOpened) {
   EXPECT_TRUE(contains(error, "did not finish within 0.5 s")) << error;
 }
 
-// run_gpu end to end with the fake worker: verdicts, the run record, an unopened GPU.
+// One GPU end to end (run_gpus) with the fake worker: verdicts, the run record, an unopened GPU.
 class RunGpu : public testing::Test {
  protected:
   void SetUp() override {
@@ -161,33 +163,40 @@ class RunGpu : public testing::Test {
     std::filesystem::create_directories(dir_);
     config_.worker = fake_worker();
     config_.expectations_dir = dir_.string();  // empty: no expectation file for the fake GPU
-    config_.record_path = (dir_ / "run.jsonl").string();
+    record_path_ = (dir_ / "run.jsonl").string();
+    events_.add(std::make_unique<RecordListener>(record_path_));
     config_.probe_timeout_s = 1;
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
   std::vector<nlohmann::json> record() const {
     std::vector<nlohmann::json> lines;
-    std::ifstream in(config_.record_path);
+    std::ifstream in(record_path_);
     for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
     return lines;
   }
   std::filesystem::path dir_;
+  std::string record_path_;
   RunnerConfig config_;
+  RunEvents events_;
 };
 
 TEST_F(RunGpu, WritesEveryVerdictBetweenTwoStateSnapshots) {
   const Probe pass{"fake.pass", Family::latency, "s", {}, {}, nullptr};
   const Probe hang{"fake.hang", Family::latency, "s", {}, {}, nullptr};
   std::vector<std::string> seen;
-  GpuRunHooks hooks;
+  auto& hooks = static_cast<test::LambdaListener&>(events_.add(std::make_unique<test::LambdaListener>()));
   std::vector<std::string> started;
-  hooks.started = [&](const std::string& id, int pass) { started.push_back(id + " " + std::to_string(pass)); };
-  hooks.result = [&](const TestResult& r, int) { seen.push_back(r.probe->id + " " + outcome_name(r.verdict.outcome)); };
+  hooks.started = [&](std::size_t, const std::string& id, int pass) {
+    started.push_back(id + " " + std::to_string(pass));
+  };
+  hooks.verdict = [&](std::size_t, const TestResult& r, int) {
+    seen.push_back(r.probe->id + " " + outcome_name(r.verdict.outcome));
+  };
   const OpenedGpu gpu = open_gpu(0, {&pass, &hang, &pass}, config_);
   ASSERT_TRUE(gpu.device);
   EXPECT_EQ(gpu.device->name, "Fake GPU");
   EXPECT_EQ(gpu.probes.size(), 3u) << "standard level: every probe";
-  const GpuRun run = run_opened_gpu(gpu, config_, hooks);
+  const GpuRun run = run_gpus({gpu}, config_, events_).at(0);
   EXPECT_EQ(started, (std::vector<std::string>{"fake.pass 0", "fake.hang 0", "fake.pass 0"}));
   EXPECT_TRUE(run.open_error.empty());
   EXPECT_EQ(seen, (std::vector<std::string>{"fake.pass pass", "fake.hang fail", "fake.pass pass"}));
@@ -203,9 +212,10 @@ TEST_F(RunGpu, WritesEveryVerdictBetweenTwoStateSnapshots) {
 
 TEST_F(RunGpu, AGpuThatCannotBeOpenedIsAFailureOfThatGpu) {
   const Probe pass{"fake.pass", Family::latency, "s", {}, {}, nullptr};
-  const GpuRun run = run_gpu(9, {&pass}, config_);
+  const GpuRun run = run_gpus({open_gpu(9, {&pass}, config_)}, config_, events_).at(0);
   EXPECT_FALSE(run.device);
-  EXPECT_TRUE(contains(run.open_error, "GPU 9 could not be opened: fake GPU 9 has fallen off the bus")) << run.open_error;
+  EXPECT_TRUE(contains(run.open_error, "GPU 9 could not be opened: fake GPU 9 has fallen off the bus"))
+      << run.open_error;
   EXPECT_TRUE(run.results.empty());
   const auto lines = record();
   ASSERT_EQ(lines.size(), 1u);

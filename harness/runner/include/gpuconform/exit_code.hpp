@@ -12,8 +12,11 @@
 //   77 nothing was judged: every selected probe skipped (e.g. no expectation
 //      file for this architecture); never green, never red
 #include <cstddef>
+#include <vector>
 
 namespace gpuconform {
+
+struct GpuRun;
 
 enum class RunExit : int { ok = 0, failed = 1, unusable = 2, busy = 3, nothing_judged = 77 };
 
@@ -22,6 +25,8 @@ struct RunTally {
   std::size_t gpus_unopened = 0;  // GPUs that could not be opened
 };
 
+// The verdicts of a run's GPUs counted, and the GPUs that could not be opened.
+RunTally tally_runs(const std::vector<GpuRun>& runs);
 RunExit run_exit_code(const RunTally& tally);
 
 }  // namespace gpuconform

@@ -9,15 +9,15 @@
 // - a probe that leaves a sticky CUDA error (illegal address, launch failure) fails
 //   with the error's name; the worker exits and a fresh one continues;
 // - a worker that dies fails the probe it was running with how it died;
-// - every verdict is appended to the run record as soon as it exists.
+// - every verdict goes to the run's listeners as soon as it exists (run_listener.hpp:
+//   the run record, the console, ...).
 //
 // The parent never creates a CUDA context (the worker reports the device), so
 // NVML sees only the worker on the GPU and no fault can reach the parent. The
-// CLI (`gpuconform run`) is a thin front end over run_gpus, which opens every GPU
-// and runs them all at once, one thread (and one worker at a time) per GPU:
-// run_gpu keeps no global state, record lines are appended whole under one lock,
-// and the hooks are called under one lock. Workers die with the thread that
-// started them (PR_SET_PDEATHSIG): keep that thread in run_opened_gpu.
+// CLI (`gpuconform run`) is a thin front end over run_gpus, which runs every opened
+// GPU at once, one thread (and one worker at a time) per GPU: the GPUs share no state
+// but the listeners, whose calls RunEvents serialises. Workers die with the thread that
+// started them (PR_SET_PDEATHSIG): keep that thread in the GPU's thread of run_gpus.
 #include <functional>
 #include <optional>
 #include <string>
@@ -25,6 +25,7 @@
 
 #include "gpuconform/conformance.hpp"
 #include "gpuconform/run_level.hpp"
+#include "gpuconform/run_listener.hpp"
 #include "gpuconform/worker_process.hpp"
 
 namespace gpuconform {
@@ -93,7 +94,7 @@ std::vector<const Probe*> select_probes(const std::vector<std::string>& filters)
 // message when a filter matches nothing.
 std::string selectable_probe_groups();
 
-// --- one GPU's run
+// --- the run
 
 struct RunnerConfig {
   WorkerCommand worker;               // self_worker_command() in the CLI
@@ -102,7 +103,6 @@ struct RunnerConfig {
   RunLevel level = RunLevel::standard;
   int repeats = 1;                    // passes over the selection (--level long)
   std::optional<double> probe_timeout_s;  // overrides every probe's limit
-  std::string record_path;            // run record (JSON lines, appended); "" for none
   // The whole run's deadline (--timeout): see kRunTimeoutPrefix. Opening a GPU is bounded
   // by it too.
   std::optional<WorkerProcess::Clock::time_point> deadline;
@@ -110,13 +110,6 @@ struct RunnerConfig {
 
 // `/proc/self/exe worker`: the running binary's hidden worker subcommand.
 WorkerCommand self_worker_command();
-
-struct GpuRunHooks {
-  // A probe started in a worker; `pass` counts from 0 (several at --level long).
-  std::function<void(const std::string& probe, int pass)> started;
-  // One verdict (in the order they arrive).
-  std::function<void(const TestResult&, int pass)> result;
-};
 
 // A GPU after its describe worker: its identity and expectations, and what its
 // level selects, or why it could not be opened.
@@ -126,6 +119,7 @@ struct OpenedGpu {
   std::string open_error;  // the GPU could not be opened: a failure of this GPU
   ExpectationSet expectations;
   std::vector<const Probe*> probes;  // select_for_level of the filtered probes
+  std::size_t selectable = 0;        // how many filtered probes the level selected from
 };
 
 struct GpuRun {
@@ -147,30 +141,18 @@ OpenedGpu open_gpu(int index, const std::vector<const Probe*>& probes, const Run
 std::vector<OpenedGpu> open_gpus(const std::vector<int>& indices, const std::vector<const Probe*>& probes,
                                  const RunnerConfig& config);
 
-// Runs an opened GPU's probes (config.repeats passes): state snapshot, supervised
-// workers, every verdict in the record as it arrives, state snapshot. Pair and node
-// probes among them meet no peer and skip. An unopened
-// GPU gets its "gpu_open" failure line in the record and no results.
-GpuRun run_opened_gpu(const OpenedGpu& gpu, const RunnerConfig& config, const GpuRunHooks& hooks = {});
-
-// Every opened GPU at once, one thread each; results in `gpus` order. Hook calls are
-// serialised (never two at a time); `gpu` is the GPU's position in `gpus`.
+// Every opened GPU at once, one thread each; results in `gpus` order. Emits to `events`
+// (run_listener.hpp): gpus_opened first, then per GPU its state before, every probe's
+// start and verdict (and at --level long its spread), its state after and gpu_finished;
+// `gpu` in each is the GPU's position in `gpus`. Every verdict's record line carries the
+// run's level (and at --level long which run it was). An unopened GPU gets no results.
 // With two or more opened GPUs, the pair and node probes (Probe::scope) wait until
 // every GPU's own probes are done, then run one worker at a time: each pair probe once
 // per ordered pair (A, B), in A's results with peers {B}; each node probe once, on the
 // first opened GPU with every other as a peer. With fewer, they run with the GPU's own
-// probes and skip, saying that a second GPU is needed.
-struct ParallelRunHooks {
-  std::function<void(std::size_t gpu, const std::string& probe, int pass)> started;
-  std::function<void(std::size_t gpu, const TestResult&, int pass)> result;
-  std::function<void(std::size_t gpu)> finished;  // that GPU's last verdict is in
-};
-std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config,
-                             const ParallelRunHooks& hooks = {});
-
-// open_gpu then run_opened_gpu: one GPU, in this thread.
-GpuRun run_gpu(int index, const std::vector<const Probe*>& probes, const RunnerConfig& config,
-               const GpuRunHooks& hooks = {});
+// probes, meet no peer and skip, saying that a second GPU is needed.
+// A listener that throws stops its GPU; the exception is rethrown once every GPU is done.
+std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config, RunEvents& events);
 
 // The worker side: `gpuconform worker --report-fd 3 --device N ... --probe ID...`.
 struct WorkerArgs {
