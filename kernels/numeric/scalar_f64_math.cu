@@ -54,6 +54,10 @@ __device__ double evaluate(MathF64 fn, double x) {
     case MathF64::sqrt: return sqrt(x);
     case MathF64::rsqrt: return rsqrt(x);
     case MathF64::tgamma: return tgamma(x);
+    case MathF64::normcdf: return normcdf(x);
+    case MathF64::lgamma: return lgamma(x);
+    case MathF64::erfinv: return erfinv(x);
+    case MathF64::erfcinv: return erfcinv(x);
     case MathF64::count: break;
   }
   return __longlong_as_double(0x7ff4000000000000ll);
@@ -97,10 +101,8 @@ std::vector<Probe> make_probes(std::index_sequence<I...>) {
   std::vector<Probe> probes;
   for (std::size_t k = 0; k < sizeof...(I); ++k) {
     const numerics::ScalarMathF64& row = numerics::scalar_math_f64()[k];
-    probes.push_back(Probe{row.id, Family::numeric,
-                           row.name + " (binary64) on 2^20 seeded inputs (2^24 with GPUCONFORM_SCALAR_LONG=1): the "
-                                      "largest ulp distance from the correctly rounded result",
-                           Requirements{75, 0, ""}, RecordHint{ExpectationKind::max}, fns[k]});
+    probes.push_back(Probe{row.id, Family::numeric, numerics::math_f64_description(row), Requirements{75, 0, ""},
+                           RecordHint{ExpectationKind::max}, fns[k]});
   }
   return probes;
 }

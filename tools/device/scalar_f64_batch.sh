@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Issue 22's binary64 scalar probes on one GPU, in one call (target: under 4 minutes on an H100):
 #   numeric.scalar.<op>.<rn|rz|rm|rp>.f64 (add sub mul fma div sqrt rcp: 28 probes, exact
-#   reference on the GPU) and numeric.math.f64.<fn> (29 CUDA double functions, decided on the
+#   reference on the GPU) and numeric.math.f64.<fn> (33 CUDA double functions, decided on the
 #   host: x87 long double, MPFR near a rounding boundary), and the integer<->float conversions
 #   numeric.scalar.cvt.* between s32/u32/s64/u64 and f32/f64 (58 probes: a 32-bit source over
 #   all 2^32 patterns, a 64-bit one sampled).

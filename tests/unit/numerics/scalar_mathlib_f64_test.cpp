@@ -12,6 +12,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "gpuconform/reference/math_oracle.hpp"
 
@@ -58,46 +60,117 @@ TEST(ScalarMathF64, InputsAreDeterministicAndSpreadOverTheDomain) {
   EXPECT_EQ(math_f64_input(ex.spec, 3), math_f64_special(0));         // class 3 starts with the table
 }
 
+// The long double's own error against f(x) (MPFR's 40 digits, ~133 bits), in binary64 ulps at
+// the correctly rounded result; and whether the decider agrees with MPFR. Empty when both hold.
+std::string margin_violation(const ScalarMathF64& row, std::uint64_t xb) {
+  const MathF64Decision d = decide_math_f64(row, xb);
+  const std::uint64_t cr = mpfr_cr(row, xb);
+  const bool both_nan = f64::is_nan_bits(cr) && f64::is_nan_bits(d.cr);
+  if (!both_nan && d.cr != cr && !(as_double(d.cr) == 0 && as_double(cr) == 0))
+    return fmt::format("{} x = {:#018x}: decided {:#018x}, MPFR {:#018x} (by_mpfr {})", row.name, xb, d.cr, cr,
+                       d.by_mpfr);
+  const ref::MathResult exact = ref::math_reference(*ref::find_math_function(row.name), ref::Rounding::kRNE, {xb});
+  const double crd = as_double(cr);
+  if (!std::isfinite(crd) || crd == 0 || !std::isfinite(d.exact) || exact.exact_is_representable) return "";
+  mpfr_t fx, l;
+  mpfr_inits2(200, fx, l, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_str(fx, exact.exact.c_str(), 10, MPFR_RNDN);
+  mpfr_set_ld(l, d.exact, MPFR_RNDN);
+  mpfr_sub(l, l, fx, MPFR_RNDN);
+  const int e = std::ilogb(crd);
+  mpfr_mul_2si(l, l, -((e < -1022 ? -1022 : e) - 52), MPFR_RNDN);  // in ulps of the result
+  const double err = std::fabs(mpfr_get_d(l, MPFR_RNDN));
+  mpfr_clears(fx, l, static_cast<mpfr_ptr>(nullptr));
+  if (err < std::ldexp(1.0, -row.flag_log2)) return "";
+  return fmt::format("{} x = {:#018x}: long double {:.21Lg} is {:.3g} ulp from f(x) = {} (margin 2^-{})", row.name, xb,
+                     d.exact, err, exact.exact, row.flag_log2);
+}
+
 // The margin holds: |L - f(x)| < 2^-flag_log2 ulp wherever L is not exact, so an input the
 // long double decides alone (distance >= margin) rounds as f(x) does. MPFR gives f(x) at
 // 200 bits through the correctly rounded results in both directions.
 TEST(ScalarMathF64, LongDoubleStaysWithinTheMarginAndDecidesLikeMpfr) {
   for (const ScalarMathF64& row : scalar_math_f64()) {
-    const ref::MathCall call = *ref::find_math_function(row.name);
     int bad = 0;
     for (std::uint64_t i = 0; i < 1500 && bad < 3; ++i) {
-      const std::uint64_t xb = math_f64_input(row.spec, i * 7 + 1);
-      SCOPED_TRACE(fmt::format("{} x = {:#018x}", row.name, xb));
-      const MathF64Decision d = decide_math_f64(row, xb);
-      const std::uint64_t cr = mpfr_cr(row, xb);
-      const bool both_nan = f64::is_nan_bits(cr) && f64::is_nan_bits(d.cr);
-      if (!both_nan && d.cr != cr && !(as_double(d.cr) == 0 && as_double(cr) == 0)) {
+      const std::string why = margin_violation(row, math_f64_input(row.spec, i * 7 + 1));
+      if (!why.empty()) {
         ++bad;
-        ADD_FAILURE() << fmt::format("{} x = {:#018x}: decided {:#018x}, MPFR {:#018x} (by_mpfr {})", row.name, xb,
-                                     d.cr, cr, d.by_mpfr);
-      }
-      // The long double's own error against f(x) (MPFR's 40 digits, ~133 bits), in binary64
-      // ulps at the correctly rounded result: within the row's margin.
-      const ref::MathResult exact = ref::math_reference(call, ref::Rounding::kRNE, {xb});
-      const double crd = as_double(cr);
-      if (!std::isfinite(crd) || crd == 0 || !std::isfinite(d.exact) || exact.exact_is_representable) continue;
-      mpfr_t fx, l;
-      mpfr_inits2(200, fx, l, static_cast<mpfr_ptr>(nullptr));
-      mpfr_set_str(fx, exact.exact.c_str(), 10, MPFR_RNDN);
-      mpfr_set_ld(l, d.exact, MPFR_RNDN);
-      mpfr_sub(l, l, fx, MPFR_RNDN);
-      const int e = std::ilogb(crd);
-      mpfr_mul_2si(l, l, -((e < -1022 ? -1022 : e) - 52), MPFR_RNDN);  // in ulps of the result
-      const double err = std::fabs(mpfr_get_d(l, MPFR_RNDN));
-      mpfr_clears(fx, l, static_cast<mpfr_ptr>(nullptr));
-      if (err >= std::ldexp(1.0, -row.flag_log2)) {
-        ++bad;
-        ADD_FAILURE() << fmt::format(
-            "{} x = {:#018x}: long double {:.21Lg} is {:.3g} ulp from f(x) = {} (margin 2^-{})", row.name, xb, d.exact,
-            err, exact.exact, row.flag_log2);
+        ADD_FAILURE() << why;
       }
     }
   }
+}
+
+double d(std::uint64_t b) { return as_double(b); }
+std::uint64_t b(double x) {
+  std::uint64_t r = 0;
+  std::memcpy(&r, &x, sizeof r);
+  return r;
+}
+
+// The composed first passes where they are hardest (scalar_mathlib_f64_special.cpp):
+// normcdf down to its underflow (erfc's argument error amplified 2 u^2-fold), erfinv next to
+// +-1 and erfcinv at tiny arguments (the erfc-side root), lgamma next to its roots at 1, 2 and
+// the negative ones, and ten consecutive doubles around each.
+TEST(ScalarMathF64, ComposedFirstPassesStayWithinTheMarginWhereHardest) {
+  const struct {
+    const char* id;
+    std::vector<double> xs;
+  } cases[] = {
+      {"numeric.math.f64.normcdf", {-38.4, -38.25, -37.6, -30.1, -20.5, -9.75, -1.5, 0x1p-40, 3.5, 8.25, 37.0}},
+      {"numeric.math.f64.erfinv", {1 - 0x1p-53, 1 - 0x1p-40, -(1 - 0x1p-30), 0.5, 0.4999999, 0x1p-1074, -0x1p-1000}},
+      {"numeric.math.f64.erfcinv", {0x1p-1074, 0x1p-1022, 1e-300, 0x1p-53, 0.5, 1 + 0x1p-52, 2 - 0x1p-52, 1.5}},
+      {"numeric.math.f64.lgamma",
+       {1 + 0x1p-52, 1 - 0x1p-53, 2 + 0x1p-51, 2 - 0x1p-52, -2.4570247382208006, -2.7476826467274127,
+        -3.1435808883499800, -3.9552942848585179, -23.0002, -24.5, -1e15 - 0.5, 0x1p-1070, 2.5e305}},
+  };
+  for (const auto& c : cases) {
+    const ScalarMathF64& row = *find_scalar_math_f64(c.id);
+    for (double x0 : c.xs)
+      for (int k = -5; k < 5; ++k) {
+        const std::string why = margin_violation(row, b(x0) + static_cast<std::uint64_t>(k));
+        EXPECT_TRUE(why.empty()) << why;
+      }
+  }
+}
+
+// lgamma is judged outside [-23.0001, -2.2637] only: an error planted inside moves the note,
+// not the value; one planted outside moves the value.
+TEST(ScalarMathF64, LgammaIsJudgedOutsideTheGuidesInterval) {
+  const ScalarMathF64& row = *find_scalar_math_f64("numeric.math.f64.lgamma");
+  EXPECT_TRUE(row.has_unjudged_range());
+  EXPECT_FALSE(row.judged(-3.5));
+  EXPECT_FALSE(row.judged(-23.0001));
+  EXPECT_TRUE(row.judged(-23.5));
+  EXPECT_TRUE(row.judged(-2.25));
+  EXPECT_TRUE(find_scalar_math_f64("numeric.math.f64.erfc")->judged(-3.5));
+  std::vector<std::uint64_t> ys(8192);
+  std::size_t inside = ys.size(), outside = ys.size();
+  for (std::size_t i = 0; i < ys.size(); ++i) {
+    const std::uint64_t xb = math_f64_input(row.spec, i);
+    ys[i] = decide_math_f64(row, xb).cr;
+    const double y = d(ys[i]);
+    if (!std::isfinite(y) || y == 0) continue;
+    (row.judged(d(xb)) ? outside : inside) = i;
+  }
+  ASSERT_LT(inside, ys.size());
+  ASSERT_LT(outside, ys.size());
+  ys[inside] += 7;  // beyond the bound of 4, where the bound does not speak
+  Measurement m = math_f64_measurement(row, scan_math_f64(row, ys));
+  EXPECT_EQ(m.value, 0);
+  ASSERT_NE(m.find_note("outside_bound"), nullptr);
+  EXPECT_NE(
+      m.find_note("outside_bound")->find("7 ulp at x = " + fmt::format("0x{:016x}", math_f64_input(row.spec, inside))),
+      std::string::npos)
+      << *m.find_note("outside_bound");
+  ys[outside] += 2;
+  m = math_f64_measurement(row, scan_math_f64(row, ys));
+  EXPECT_EQ(m.value, 2);
+  EXPECT_NE(m.find_note("bound")->find("Table 51"), std::string::npos);
+  EXPECT_EQ(
+      math_f64_measurement(*find_scalar_math_f64("numeric.math.f64.erf"), MathF64Scan{}).find_note("outside_bound"),
+      nullptr);
 }
 
 TEST(ScalarMathF64, MidpointDistanceAndUlpDistance) {

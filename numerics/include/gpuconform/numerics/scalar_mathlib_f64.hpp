@@ -9,7 +9,8 @@
 // No wider format exists on the GPU, so the reference is decided on the host, in two passes:
 // 1. the x87 long double (64-bit significand) libm value L of f(x) (glibc's expl, sinl, ...;
 //    sinpi and cospi reduced exactly in binary64 first, rsqrt and rcbrt as 1/sqrtl and
-//    1/cbrtl) rounded to binary64: the correctly rounded result unless f(x) lies within
+//    1/cbrtl; normcdf, erfinv and erfcinv composed from erfcl/erfl in
+//    scalar_mathlib_f64_special.cpp) rounded to binary64: the correctly rounded result unless f(x) lies within
 //    glibc's long double error (a few long double ulps = a few 2^-11 binary64 ulps) of a
 //    binary64 rounding boundary;
 // 2. inputs whose L lies within 2^-flag_log2 binary64 ulps of a boundary (16 long double
@@ -60,6 +61,12 @@ enum class MathF64 : std::uint8_t {
   sqrt,
   rsqrt,
   tgamma,
+  // Appended (the seeds of the rows above depend on their position): functions whose
+  // Guide bound is read from the current Programming Guide's tables (make_table).
+  normcdf,
+  lgamma,
+  erfinv,
+  erfcinv,
   count
 };
 
@@ -119,12 +126,21 @@ struct ScalarMathF64 {
   std::string id;    // "numeric.math.f64.exp"
   std::string name;  // "exp" (the math_oracle name)
   MathF64Spec spec;
-  double bound;            // the Programming Guide's maximum ulp error
-  std::string bound_text;  // as the Guide's table states it
-  int flag_log2;           // inputs within 2^-flag_log2 binary64 ulps of a boundary go to MPFR
+  double bound;              // the Programming Guide's maximum ulp error
+  std::string bound_text;    // as the Guide's table states it
+  std::string bound_source;  // the table the bound is read from (the measurement's bound note)
+  int flag_log2;             // inputs within 2^-flag_log2 binary64 ulps of a boundary go to MPFR
+  // Where the Guide's bound does not speak (lgamma: "4 ULP for x not in [-23.0001, -2.2637],
+  // larger otherwise"): inputs in [unjudged_lo, unjudged_hi] are measured but not judged, their
+  // maximum a note (outside_bound). Empty (lo > hi) for a full-range bound.
+  double unjudged_lo = 1, unjudged_hi = 0;
+  bool judged(double x) const { return !(x >= unjudged_lo && x <= unjudged_hi); }
+  bool has_unjudged_range() const { return unjudged_lo <= unjudged_hi; }
 };
 const std::vector<ScalarMathF64>& scalar_math_f64();
 const ScalarMathF64* find_scalar_math_f64(std::string_view id);
+// The probe's description (gpuconform list): what it measures, and where it judges.
+std::string math_f64_description(const ScalarMathF64& row);
 
 // Inputs per probe: 2^20 at the standard level, 2^24 with GPUCONFORM_SCALAR_LONG=1 (the
 // probe cannot see the run level; tools/device/scalar_f64_batch.sh sets it for --level long).
@@ -132,6 +148,16 @@ std::uint64_t math_f64_input_count();
 
 // The long double first pass for one input: L = f(x) in x87 extended precision.
 long double math_f64_long_double(MathF64 fn, double x);
+
+// The composed first passes (scalar_mathlib_f64_special.cpp), each within a few long double
+// ulps of f(x) (the margin test checks them against MPFR):
+//   normcdf(x) = erfc(-x / sqrt 2) / 2 with -x / sqrt 2 carried in two long doubles, since
+//     erfc amplifies an argument error by 2 u^2 (about 1500 at the underflow near x = -38.5);
+//   erfinv, erfcinv: Newton in long double on erfl (|target| < 1/2) or on log erfcl (the
+//     target's complement, exact by Sterbenz's lemma) from a bisection start.
+long double normcdf_long_double(double x);
+long double erfinv_long_double(double x);
+long double erfcinv_long_double(double c);
 
 // What the host decided for one input: the correctly rounded binary64 result, and whether
 // MPFR had to decide it (L within the margin of a boundary).
@@ -160,13 +186,19 @@ struct MathF64Scan {
   std::uint64_t worst_real_x = 0, worst_real_y = 0;
   std::uint64_t by_mpfr = 0, mpfr_differs = 0;
   std::uint64_t nan_mismatches = 0, first_nan_mismatch = 0;
+  // Inputs where the bound does not speak (ScalarMathF64::judged false): never in the value.
+  std::uint64_t unjudged = 0;
+  double worst_unjudged_ulp = 0;
+  std::uint64_t worst_unjudged_x = 0, worst_unjudged_y = 0, worst_unjudged_cr = 0;
+  std::uint64_t nan_unjudged = 0;
   double gpu_ms = 0, host_ms = 0;
 };
 // Decides every result ys[i] of inputs 0..n-1 on every core.
 MathF64Scan scan_math_f64(const ScalarMathF64& row, const std::vector<std::uint64_t>& ys);
 
-// value = the largest integer ulp distance (unit "ulp", +inf on a NaN mismatch); notes:
-// function, bound, worst_input, max_real_ulp_error, flagged (decided by MPFR), gpu_ms, host_ms.
+// value = the largest integer ulp distance where the bound speaks (unit "ulp", +inf on a NaN
+// mismatch there); notes: function, bound, worst_input, max_real_ulp_error, flagged (decided
+// by MPFR), outside_bound (the maximum where the bound does not speak), gpu_ms, host_ms.
 Measurement math_f64_measurement(const ScalarMathF64& row, const MathF64Scan& scan);
 
 }  // namespace gpuconform::numerics
