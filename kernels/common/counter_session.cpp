@@ -20,6 +20,7 @@
 
 #include "common/cupti_api.hpp"
 #include "common/cupti_host.hpp"
+#include "common/driver_entry.hpp"
 #include "gpuconform/cuda_check.hpp"
 
 namespace gpuconform::kernels::cupti {
@@ -31,13 +32,8 @@ namespace {
 // suite links no libcuda.so).
 CUcontext current_context() {
   GC_CUDA_CHECK(cudaFree(nullptr));  // the primary context exists and is current
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &p, 12000, cudaEnableDefault, &status);
-  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
-    cudaGetLastError();
-    throw Refused("the driver gives no cuCtxGetCurrent");
-  }
+  void* p = driver_entry_point("cuCtxGetCurrent");
+  if (!p) throw Refused("the driver gives no cuCtxGetCurrent");
   CUcontext ctx = nullptr;
   if (reinterpret_cast<CUresult (*)(CUcontext*)>(p)(&ctx) != CUDA_SUCCESS || !ctx)
     throw Refused("no current CUDA context to profile");

@@ -9,6 +9,7 @@
 // nibble_of); nvcc 13 accepts it for sm_80..sm_90a, while plain mma.sp draws a ptxas advisory.
 // Selectors per the PTX ISA "Sparse matrix storage": m16n8k32 16-bit and 8-bit and m16n8k16 tf32
 // take 0 or 1 (a thread pair holds the metadata), m16n8k64 8-bit takes only 0 (all four threads).
+#include "common/ptx_features.cuh"
 #include "numeric/mma_kernel.cuh"
 #include "numeric/mma_probes.hpp"
 #include "gpuconform/numerics/mma_variant.hpp"
@@ -76,20 +77,33 @@ using namespace mma;
   X(mmasp_m16n8k32_s32_s8_sel1, GC_SP("m16n8k32.row.col.s32.s8.s8.s32"), S32_A2, 1, 80)                      \
   X(mmasp_m16n8k64_s32_s8_sel0, GC_SP("m16n8k64.row.col.s32.s8.s8.s32"), S32, 0, 80)
 
-#define GC_MMA_SP_VARIANT(Name, Ptx, Exec, Sel, MinCc)                                                      \
-  struct Name {                                                                                             \
-    static constexpr const char* kName = #Name;                                                             \
-    static constexpr Fragments kFragments = Fragments::kSyncM16N8;                                          \
-    static constexpr bool kARegisters = true;                                                               \
-    static constexpr bool kNeedsSm90a = false;                                                              \
-    static constexpr int kMinArch = MinCc * 10;                                                             \
-    static constexpr int kSelector = Sel;                                                                   \
-    GC_EXEC_SP_##Exec(Ptx, Sel)                                                                             \
-  };                                                                                                        \
-  const bool Name##_registered =                                                                            \
-      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,                \
-                           &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&        \
-      register_mma_probe(#Name, Requirements{MinCc}, &measure_checked_probe<Name>, false);
+// Name##Asm holds the asm; Name runs it only where this build's toolkit assembles it
+// (common/ptx_features.cuh: CUDA 12.4 has no ::ordered_metadata), else the probe is
+// unsupported (build_gap) and the variant reports no code, so nothing launches the trap.
+#define GC_MMA_SP_VARIANT(Name, Ptx, Exec, Sel, MinCc)                                                     \
+  struct Name##Asm {                                                                                       \
+    GC_EXEC_SP_##Exec(Ptx, Sel)                                                                            \
+  };                                                                                                       \
+  struct Name {                                                                                            \
+    static constexpr const char* kName = #Name;                                                            \
+    static constexpr Fragments kFragments = Fragments::kSyncM16N8;                                         \
+    static constexpr bool kARegisters = true;                                                              \
+    static constexpr bool kNeedsSm90a = false;                                                             \
+    static constexpr int kMinArch = MinCc * 10;                                                            \
+    static constexpr int kSelector = Sel;                                                                  \
+    template <class F>                                                                                     \
+    __device__ static void exec(F& r) {                                                                    \
+      if constexpr (ptx_built(Ptx))                                                                        \
+        Name##Asm::exec(r);                                                                                \
+      else                                                                                                 \
+        __trap();                                                                                          \
+    }                                                                                                      \
+  };                                                                                                       \
+  const bool Name##_registered =                                                                           \
+      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,              \
+                           ptx_built(Ptx) ? &mma_has_code<Name> : &mma_not_built, fragment_counts<Name>(), \
+                           &fragment_position<Name>) &&                                                    \
+      register_mma_probe(#Name, Requirements{MinCc, 0, "", ptx_build_gap(Ptx)}, &measure_checked_probe<Name>, false);
 
 GC_MMA_SP_TABLE(GC_MMA_SP_VARIANT)
 

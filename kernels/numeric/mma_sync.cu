@@ -4,6 +4,7 @@
 // register signature of that PTX, the compute capability it needs and whether it is also
 // a numeric probe (numeric.mma_sync.<shape>.<D>.<A/B>, compared bit for bit with the
 // reference model the expectation names). The generic kernel does the rest.
+#include "common/ptx_features.cuh"
 #include "numeric/mma_kernel.cuh"
 #include "numeric/mma_probes.hpp"
 #include "gpuconform/numerics/mma_variant.hpp"
@@ -181,20 +182,33 @@ using namespace mma;
   X(mma_m16n8k256_s32_b1_and, "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc", S32, kSyncM16N8, 80, \
     0)
 
+// Name##Asm holds the asm; Name runs it only where this build's toolkit assembles it
+// (common/ptx_features.cuh: CUDA 12.4 has no FP8 mma.sync with an f16 accumulator), else the
+// probe is unsupported (build_gap) and the variant reports no code, so nothing launches the trap.
 #define GC_MMA_SYNC_VARIANT(Name, Ptx, Exec, Frags, MinCc, Probe)                                          \
+  struct Name##Asm {                                                                                       \
+    GC_EXEC_SYNC_##Exec(Ptx)                                                                               \
+  };                                                                                                       \
   struct Name {                                                                                            \
     static constexpr const char* kName = #Name;                                                            \
     static constexpr Fragments kFragments = Fragments::Frags;                                              \
     static constexpr bool kARegisters = true;                                                              \
     static constexpr bool kNeedsSm90a = false;                                                             \
     static constexpr int kMinArch = MinCc * 10;                                                            \
-    GC_EXEC_SYNC_##Exec(Ptx)                                                                               \
+    template <class F>                                                                                     \
+    __device__ static void exec(F& r) {                                                                    \
+      if constexpr (ptx_built(Ptx))                                                                        \
+        Name##Asm::exec(r);                                                                                \
+      else                                                                                                 \
+        __trap();                                                                                          \
+    }                                                                                                      \
   };                                                                                                       \
   const bool Name##_registered =                                                                           \
-      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,               \
-                           &mma_has_code<Name>, fragment_counts<Name>(), &fragment_position<Name>) &&      \
-      register_mma_probe(#Name, Requirements{MinCc}, Probe ? &measure_mma_probe<Name> : &measure_checked_probe<Name>, \
-                         Probe);
+      register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,              \
+                           ptx_built(Ptx) ? &mma_has_code<Name> : &mma_not_built, fragment_counts<Name>(), \
+                           &fragment_position<Name>) &&                                                    \
+      register_mma_probe(#Name, Requirements{MinCc, 0, "", ptx_build_gap(Ptx)},                            \
+                         Probe ? &measure_mma_probe<Name> : &measure_checked_probe<Name>, Probe);
 
 GC_MMA_SYNC_TABLE(GC_MMA_SYNC_VARIANT)
 

@@ -29,6 +29,7 @@
 #include <random>
 
 #include "common/clock_stamps.cuh"
+#include "common/ptx_features.cuh"
 #include "gpuconform/throughput.hpp"
 #include "latency/mma_chain.cuh"
 #include "throughput/random_formats.hpp"
@@ -106,26 +107,26 @@ constexpr bool Dense = false, Sparse = true;
 #define GC_MMA_ASM_Sparse(ND, NA, NB) GC_MMA_SP_ASM_##ND##_##NA##_##NB
 
 #define GC_MMA_TPUT_OP(Name, Id, Kind, MinCC, Ptx, DT, ND, DC, AT, NA, NB, AC, Format, Flop, Peak, Peak90) \
-  struct Name {                                                                                        \
-    using T = Frag<DT, ND>;                                                                            \
-    static constexpr bool kSparse = Kind;                                                              \
-    using U = typename FragFor<Kind, AT, NA, NB>::type;                                                \
-    static constexpr const char* kId = "throughput." Id;                                               \
-    static constexpr const char* kPtx = Ptx;                                                           \
-    static constexpr Fmt kFmt = Format;                                                                \
-    static constexpr double kFlop = Flop;                                                              \
-    static constexpr const char* kPeak = Peak;                                                         \
-    static constexpr const char* kPeak90 = Peak90;                                                     \
-    static constexpr bool kLowered = sizeof(Peak90) > 1; /* held to another peak on sm_90: lowered */  \
-    static constexpr bool kInteger = Format == Fmt::s8 || Format == Fmt::s4;                           \
-    __device__ static T step(T x, const U& a) {                                                        \
-      if constexpr (kCudaArch >= (MinCC) * 10) {                                                       \
-        GC_MMA_ASM_##Kind(ND, NA, NB)(Ptx, DC, AC);                                                    \
-      } else {                                                                                         \
-        __trap();                                                                                      \
-      }                                                                                                \
-      return x;                                                                                        \
-    }                                                                                                  \
+  struct Name {                                                                                            \
+    using T = Frag<DT, ND>;                                                                                \
+    static constexpr bool kSparse = Kind;                                                                  \
+    using U = typename FragFor<Kind, AT, NA, NB>::type;                                                    \
+    static constexpr const char* kId = "throughput." Id;                                                   \
+    static constexpr const char* kPtx = Ptx;                                                               \
+    static constexpr Fmt kFmt = Format;                                                                    \
+    static constexpr double kFlop = Flop;                                                                  \
+    static constexpr const char* kPeak = Peak;                                                             \
+    static constexpr const char* kPeak90 = Peak90;                                                         \
+    static constexpr bool kLowered = sizeof(Peak90) > 1; /* held to another peak on sm_90: lowered */      \
+    static constexpr bool kInteger = Format == Fmt::s8 || Format == Fmt::s4;                               \
+    __device__ static T step(T x, const U& a) {                                                            \
+      if constexpr (kCudaArch >= (MinCC)*10 && ptx_built(Ptx)) { /* ptx_features.cuh */                    \
+        GC_MMA_ASM_##Kind(ND, NA, NB)(Ptx, DC, AC);                                                        \
+      } else {                                                                                             \
+        __trap();                                                                                          \
+      }                                                                                                    \
+      return x;                                                                                            \
+    }                                                                                                      \
   };
 GC_MMA_TPUT_TABLE(GC_MMA_TPUT_OP)
 #undef GC_MMA_TPUT_OP
@@ -364,13 +365,13 @@ Measurement measure_mma_convergence(const ProbeContext& ctx) {
   Probe{Name::kId,                                                                                             \
         Family::throughput,                                                                                    \
         Id " throughput at the best point of the warps x ILP sweep, as a fraction of the tensor peak",         \
-        {MinCC},                                                                                               \
+        {MinCC, 0, "", ptx_build_gap(Ptx)},                                                                    \
         kFractionOfPeakHint,                                                                                   \
         &measure_mma<Name>},                                                                                   \
       Probe{std::string(Name::kId) + ".convergence",                                                           \
             Family::throughput,                                                                                \
             Id ": fewest warps x ILP reaching 95% of the best throughput (info)",                              \
-            {MinCC},                                                                                           \
+            {MinCC, 0, "", ptx_build_gap(Ptx)},                                                                \
             kInfoHint,                                                                                         \
             &measure_mma_convergence<Name>},
 

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "common/driver_entry.hpp"
 #include "gpuconform/probe.hpp"
 
 namespace gpuconform::kernels {
@@ -14,15 +15,8 @@ namespace {
 using EncodeTiled = decltype(&cuTensorMapEncodeTiled);
 
 EncodeTiled encode_tiled() {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  const cudaError_t e =
-      cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &status);
-  if (e != cudaSuccess || status != cudaDriverEntryPointSuccess || p == nullptr) {
-    cudaGetLastError();
-    throw ProbeSkipped(fmt::format("the driver gives no cuTensorMapEncodeTiled ({})",
-                                   e != cudaSuccess ? cudaGetErrorName(e) : "symbol not found"));
-  }
+  void* p = driver_entry_point("cuTensorMapEncodeTiled");
+  if (p == nullptr) throw ProbeSkipped("the driver gives no cuTensorMapEncodeTiled");
   return reinterpret_cast<EncodeTiled>(p);
 }
 

@@ -7,7 +7,10 @@
 #      tools/device/stage_toolkit.sh, unpacked under $WORK;
 #   3. a build of the CLI only with that nvcc: 90a-real, Release, tests off, otherwise the
 #      normal build's options; the host compiler chosen here (nvcc 12.4 takes gcc <= 13: an
-#      installed g++-13/12/11 when gcc is newer, else -allow-unsupported-compiler);
+#      installed g++-13/12/11 when gcc is newer, else -allow-unsupported-compiler). What PTX
+#      ISA 8.4 lacks (mma.sp::ordered_metadata, FP8 mma.sync with an f16 accumulator) is
+#      compiled out there and its probes are unsupported (kernels/common/ptx_features.cuh):
+#      listed in toolkit/build-gaps-cuda12.txt;
 #   4. `run --filter 'numeric.scalar.*' --filter 'numeric.math.*' --level standard` with the
 #      carried CUDA 13.0 build (BUILD_DIR) and with the 12.4 build, on the same GPU, each into
 #      a run record; the 13.0 side runs even when the 12.4 build failed;
@@ -149,6 +152,12 @@ if [ "$ok12" = 1 ]; then
     G12=$B12/bin/gpuconform
     ldd "$G12" | grep -E 'cuda|fmt|mpfr|gmp|lzma|not found'
     "$G12" --version 2>&1 | head -3
+    # What 12.4 cannot assemble is compiled out (kernels/common/ptx_features.cuh: mma.sp::
+    # ordered_metadata, FP8 mma.sync with an f16 accumulator) and its probes are unsupported,
+    # saying so; none is in the compared families, so the list is the build's, not a failure.
+    "$G12" list --arch sm_90 --level long 2> /dev/null | grep -F 'built with CUDA' > "$R/build-gaps-cuda12.txt"
+    echo "$(wc -l < "$R/build-gaps-cuda12.txt") probes unsupported by this build (toolkit/build-gaps-cuda12.txt):"
+    cut -c1-220 "$R/build-gaps-cuda12.txt" | head -5
   fi
 fi
 

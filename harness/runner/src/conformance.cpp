@@ -16,6 +16,8 @@ namespace gpuconform {
 
 std::string unmet_requirement(const Probe& probe, const DeviceInfo& device) {
   const Requirements& need = probe.needs;
+  // A build whose toolkit could not assemble the probe's instruction (kernels/common/ptx_features.cuh).
+  if (!need.build_gap.empty()) return need.build_gap;
   if (need.exact_cc != 0 && device.cc() != need.exact_cc)
     return fmt::format("needs {}: that code runs only on compute capability {}.{}; this GPU is {}",
                        need.feature.empty() ? fmt::format("sm_{}a", need.exact_cc) : need.feature,

@@ -30,6 +30,9 @@ struct Requirements {
   int min_cc = 75;
   int exact_cc = 0;        // 0: any capability >= min_cc
   std::string feature;     // shown in the skip reason, e.g. "sm_90a (wgmma)"
+  // Non-empty: this build has no code for the probe, whatever the GPU (its toolkit's PTX ISA
+  // lacks an instruction: kernels/common/ptx_features.cuh), and this is the skip reason.
+  std::string build_gap;
 };
 
 // How `gpuconform record` turns a measurement into a new expectation entry.
