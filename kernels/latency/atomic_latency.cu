@@ -5,8 +5,9 @@
 // one's result.
 //
 // Global: 4096 random lines of L2/8, L2-resident (read by the chasing block,
-// then one untimed lap), chased from SM 0 (pointer_chase.cuh, Level::atom_*):
-// the mean over both L2 partitions. Each node keeps a counter above its
+// then one untimed lap), chased in every SM at once, each from its own node of
+// the cycle (pointer_chase.cuh, Level::atom_*): the median over SMs, so the
+// value does not depend on where SM 0 sits on the die. Each node keeps a counter above its
 // pointer bits, so `atom.add` of 2^49 never changes the pointer; `atom.cas`
 // compares with a value no node holds and returns the node unchanged. Both
 // mask the counter off with one LOP3, which is part of the measured hop.
@@ -16,6 +17,8 @@
 // compared with 1 by a CAS that never succeeds; again one LOP3 per hop.
 #include <fmt/format.h>
 
+#include "common/every_sm.cuh"
+#include "common/placement.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/stats.hpp"
 #include "gpuconform/timing.hpp"
@@ -34,29 +37,40 @@ constexpr unsigned long long kLine = 128;
 constexpr std::size_t kNodes = 4096;
 constexpr std::uint64_t kSeed = 0x61746f6d6963ull;
 
+// Global atomics in every SM at once (common/every_sm.cuh): each SM's block
+// reads the footprint and chases the same cycle from its own node; the value is
+// the median over SMs, SM 0 alone (the former method) in the note "sm0_alone".
 template <Level L>
 Measurement measure_global_atomic(const ProbeContext& ctx) {
   const unsigned long long footprint = static_cast<unsigned long long>(ctx.device.l2_bytes) / 8 / kLine * kLine;
   ChaseBuffer buf(footprint);
-  Measurement m;
+  every_sm::SlotSet slots(ctx.device.sm_count);
+  ChaseArgs a;
+  a.warm_base = buf.base();
+  a.warm_bytes = footprint;
+  a.warm_hops = static_cast<int>(kNodes);
+  a.timed_hops = 2048;
+  std::vector<placement::Launch> launches;
   for (int r = 0; r < (ctx.quick ? 3 : 7); ++r) {
     const auto lines = chase::distinct_sample(footprint / kLine, kNodes, kSeed + r);
     std::vector<unsigned long long> offsets(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) offsets[i] = lines[i] * kLine;
-    ChaseArgs a;
-    a.start = buf.place(offsets, chase::single_cycle(offsets.size(), kSeed + 100 + r));
-    a.warm_base = buf.base();
-    a.warm_bytes = footprint;
-    a.warm_hops = static_cast<int>(kNodes);
-    a.timed_hops = 2048;
-    a.target_sm = 0;
-    m.samples.push_back(chase_dev::run_chase<L>(a, ctx.device.sm_count).cycles_per_hop);
+    const auto next = chase::single_cycle(offsets.size(), kSeed + 100 + r);
+    a.start = buf.place(offsets, next);
+    const auto starts = chase_dev::spread_start_addresses(buf, offsets, next, slots.sm_count());
+    launches.push_back(chase_dev::run_chase_on_every_sm<L>(a, slots, starts));
   }
-  m.value = median(m.samples);
-  m.unit = "cycles";
+  const placement::Summary s = placement::summarize(launches, "SM");
+  a.target_sm = 0;  // the last cycle once more, SM 0 alone
+  const double alone = chase_dev::run_chase<L>(a, ctx.device.sm_count).cycles_per_hop;
+  Measurement m = placement::to_measurement(
+      s, fmt::format("dependent {} chase over {} random L2-resident lines, one LOP3 per hop, in every SM at once: "
+                     "one block per SM reads the footprint and chases the same cycle from its own node ({} untimed, "
+                     "{} timed hops); sample = median over SMs, value = median of {} launches",
+                     L == Level::atom_add ? "atom.global.add.u64" : "atom.global.cas.b64", kNodes, kNodes, a.timed_hops,
+                     launches.size()));
+  m.note("sm0_alone", placement::alone_note(s, 0, alone));
   m.sm_clock_mhz = measure_sm_clock_mhz(500);
-  m.note("method", fmt::format("dependent {} chase over {} random L2-resident lines from SM 0, one LOP3 per hop",
-                               L == Level::atom_add ? "atom.global.add.u64" : "atom.global.cas.b64", kNodes));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&chase_dev::chase_kernel<L, false>),
                                          ctx.device.arch()));
   return m;
@@ -95,16 +109,30 @@ GC_SHARED_ATOMIC_OP(SharedAtomicCas, "{.reg .b32 v; atom.shared.cas.b32 v, [%0],
 }  // namespace
 
 const bool kAtomicRegistered = register_probes({
-    {"latency.atomic.global.add.u64", Family::latency,
-     "dependent atom.global.add.u64 chase over L2-resident lines from SM 0 (both partitions)", {75},
-     {ExpectationKind::band, 0, 0.01}, &measure_global_atomic<Level::atom_add>},
-    {"latency.atomic.global.cas.b64", Family::latency,
-     "dependent atom.global.cas.b64 chase (compare fails) over L2-resident lines from SM 0", {75},
-     {ExpectationKind::band, 0, 0.01}, &measure_global_atomic<Level::atom_cas>},
-    {"latency.atomic.shared.add.u32", Family::latency, "dependent atom.shared.add.u32 chase, one thread", {75},
-     kDeterministicLatency, &measure_chain_latency<SharedAtomicAdd>},
-    {"latency.atomic.shared.cas.b32", Family::latency, "dependent atom.shared.cas.b32 chase (compare fails)", {75},
-     kDeterministicLatency, &measure_chain_latency<SharedAtomicCas>},
+    {"latency.atomic.global.add.u64",
+     Family::latency,
+     "dependent atom.global.add.u64 chase over L2-resident lines, every SM at once, median over SMs",
+     {75},
+     {ExpectationKind::band, 0, 0.01},
+     &measure_global_atomic<Level::atom_add>},
+    {"latency.atomic.global.cas.b64",
+     Family::latency,
+     "dependent atom.global.cas.b64 chase (compare fails) over L2-resident lines, every SM at once, median over SMs",
+     {75},
+     {ExpectationKind::band, 0, 0.01},
+     &measure_global_atomic<Level::atom_cas>},
+    {"latency.atomic.shared.add.u32",
+     Family::latency,
+     "dependent atom.shared.add.u32 chase, one thread",
+     {75},
+     kDeterministicLatency,
+     &measure_chain_latency<SharedAtomicAdd>},
+    {"latency.atomic.shared.cas.b32",
+     Family::latency,
+     "dependent atom.shared.cas.b32 chase (compare fails)",
+     {75},
+     kDeterministicLatency,
+     &measure_chain_latency<SharedAtomicCas>},
 });
 
 }  // namespace gpuconform::kernels

@@ -12,15 +12,25 @@
 // CTAs (and their shared memory) alive until it is done. The mean per hop
 // averages over the remote ranks, whose SMs sit at different distances in
 // the GPC (perf-anchors: 181 cycles at cluster size 2, 184-213 for 2-16).
+//
+// Every cluster at once (common/every_cluster.cuh): which SMs one cluster gets
+// decides its latency (12 H100s read 189.6 cycles at cluster size 2, two read
+// 178.6-179.6), so each launch holds as many clusters as fit, one CTA per SM,
+// every cluster's rank 0 chases, and the value is the median over clusters
+// (common/placement.hpp); one cluster alone is timed once more for the note
+// "one_cluster_alone".
 #include <fmt/format.h>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "common/cluster.cuh"
-#include "common/cluster_launch.hpp"
+#include "common/every_cluster.cuh"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/sass.hpp"
 #include "gpuconform/stats.hpp"
 #include "gpuconform/timing.hpp"
 #include "latency/chase_plan.hpp"
@@ -32,10 +42,12 @@ namespace {
 constexpr int kSlots = 64;
 constexpr int kHops = 2048;
 
+// out, sms: every_cluster's slots (each cluster's cycles, each CTA's SM).
 __global__ void dsmem_chase_kernel(const unsigned* owner, const unsigned* slot, const unsigned* next, unsigned nodes,
-                                   unsigned start, long long* out) {
+                                   unsigned start, long long* out, int* sms) {
 #if __CUDA_ARCH__ >= 900
   __shared__ unsigned mem[kSlots];
+  long long* const mine = every_cluster::slot_of_cluster(out, sms);
   unsigned rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   if (threadIdx.x == 0) {
@@ -56,12 +68,26 @@ __global__ void dsmem_chase_kernel(const unsigned* owner, const unsigned* slot, 
     const long long t0 = gc_clock64();
 #pragma unroll 8
     for (int i = 0; i < kHops; ++i) asm volatile("ld.shared::cluster.u32 %0, [%0];" : "+r"(p)::"memory");
-    gc_end_timed_chase(out, t0, p);
+    gc_end_timed_chase(mine, t0, p);
   }
   gc_cluster_sync();
 #else
   __trap();
 #endif
+}
+
+// One cluster alone (the single-cluster method), for the note: what the other
+// clusters add, and where one cluster's value sits in this board's spread.
+std::string one_cluster_note(every_cluster::Placements& where, const std::function<placement::Launch()>& once,
+                             const Measurement& m) {
+  where.set_clusters(1);
+  const placement::Launch alone = once();
+  where.set_clusters(where.most());
+  if (alone.readings.empty()) return "one cluster alone did not report";
+  return fmt::format(
+      "one cluster alone (the single-cluster method): {:.2f} cycles per hop ({}); median over {} "
+      "clusters {:.2f}",
+      alone.readings.front().value, alone.readings.front().where, where.most(), m.value);
 }
 
 // cluster = CTAs per cluster; self = chase rank 0's own nodes.
@@ -75,24 +101,23 @@ Measurement measure_dsmem(const ProbeContext& ctx) {
     }
   const auto next = chase::single_cycle(owner.size(), 0x64736d656dull + Cluster);
   DeviceBuffer<unsigned> d_owner(owner), d_slot(slot), d_next(std::vector<unsigned>(next.begin(), next.end()));
-  DeviceBuffer<long long> out(3);
-  const ClusterLaunch launch(Cluster, 32);
-  const cudaLaunchConfig_t& config = launch.config;
+  every_cluster::Placements where(reinterpret_cast<const void*>(&dsmem_chase_kernel), Cluster, 32, ctx.device);
   const auto nodes = static_cast<unsigned>(owner.size());
-  Measurement m;
-  for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) {
-    GC_CUDA_CHECK(cudaLaunchKernelEx(&config, dsmem_chase_kernel, d_owner.get(), d_slot.get(), d_next.get(), nodes,
-                                     0u, out.get()));
+  const std::function<placement::Launch()> once = [&] {
+    where.arm();
+    GC_CUDA_CHECK(cudaLaunchKernelEx(&where.config(), dsmem_chase_kernel, d_owner.get(), d_slot.get(), d_next.get(),
+                                     nodes, 0u, where.out(), where.sms()));
     GC_CUDA_CHECK_LAUNCH();
-    m.samples.push_back(static_cast<double>(out.download()[0]) / kHops);
-  }
-  m.value = median(m.samples);
-  m.unit = "cycles";
-  m.sm_clock_mhz = measure_sm_clock_mhz(500);
-  m.note("method", fmt::format("ld.shared::cluster pointer chase from rank 0 over {} nodes in {}, cluster of {}, "
-                               "{} timed hops, median of launches",
-                               nodes, Self ? "its own shared memory" : "every other CTA's shared memory", Cluster,
-                               kHops));
+    return where.collect([](const long long* c) { return static_cast<double>(c[0]) / kHops; });
+  };
+  Measurement m = every_cluster::median_over_clusters(
+      ctx, once,
+      fmt::format("ld.shared::cluster pointer chase from rank 0 over {} nodes in {}, cluster of {}, {} timed hops; "
+                  "every cluster at once: {} clusters (as many as fit, one CTA per SM by a shared-memory "
+                  "reservation), each rank 0 chasing; sample = median over clusters, value = median of launches",
+                  nodes, Self ? "its own shared memory" : "every other CTA's shared memory", Cluster, kHops,
+                  where.most()));
+  m.note("one_cluster_alone", one_cluster_note(where, once, m));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&dsmem_chase_kernel), ctx.device.arch()));
   return m;
 }
@@ -100,18 +125,30 @@ Measurement measure_dsmem(const ProbeContext& ctx) {
 }  // namespace
 
 const bool kClusterRegistered = register_probes({
-    {"latency.dsmem.self", Family::latency,
-     "ld.shared::cluster to the CTA's own shared memory (cluster of 2)", {90, 0, "thread-block clusters"},
-     kDeterministicLatency, &measure_dsmem<2, true>},
-    {"latency.dsmem.cluster2", Family::latency,
-     "distributed shared memory load from rank 0 to the other CTA of a cluster of 2", {90, 0, "thread-block clusters"},
-     {ExpectationKind::band, 0.5, 0.005}, &measure_dsmem<2, false>},
-    {"latency.dsmem.cluster4", Family::latency,
-     "distributed shared memory load from rank 0 to ranks 1-3 of a cluster of 4 (mean)",
-     {90, 0, "thread-block clusters"}, {ExpectationKind::band, 0.5, 0.005}, &measure_dsmem<4, false>},
-    {"latency.dsmem.cluster8", Family::latency,
-     "distributed shared memory load from rank 0 to ranks 1-7 of a cluster of 8 (mean)",
-     {90, 0, "thread-block clusters"}, {ExpectationKind::band, 0.5, 0.005}, &measure_dsmem<8, false>},
+    {"latency.dsmem.self",
+     Family::latency,
+     "ld.shared::cluster to the CTA's own shared memory (cluster of 2)",
+     {90, 0, "thread-block clusters"},
+     kDeterministicLatency,
+     &measure_dsmem<2, true>},
+    {"latency.dsmem.cluster2",
+     Family::latency,
+     "distributed shared memory load from rank 0 to the other CTA of a cluster of 2, every cluster at once (median)",
+     {90, 0, "thread-block clusters"},
+     {ExpectationKind::band, 0.5, 0.005},
+     &measure_dsmem<2, false>},
+    {"latency.dsmem.cluster4",
+     Family::latency,
+     "distributed shared memory load from rank 0 to ranks 1-3 of a cluster of 4 (mean), every cluster at once (median)",
+     {90, 0, "thread-block clusters"},
+     {ExpectationKind::band, 0.5, 0.005},
+     &measure_dsmem<4, false>},
+    {"latency.dsmem.cluster8",
+     Family::latency,
+     "distributed shared memory load from rank 0 to ranks 1-7 of a cluster of 8 (mean), every cluster at once (median)",
+     {90, 0, "thread-block clusters"},
+     {ExpectationKind::band, 0.5, 0.005},
+     &measure_dsmem<8, false>},
 });
 
 }  // namespace gpuconform::kernels

@@ -30,6 +30,9 @@
 //                                    node, so the CAS returns the node unchanged
 //                                    and its result is the next address: one
 //                                    remote atomic per dependent hop.
+// The two DSMEM probes run in every cluster the GPU holds at once, one CTA per
+// SM (common/every_cluster.cuh), and report the median over clusters: which
+// SMs one cluster gets decides its latency, so one cluster measures one spot.
 // Every poll is bounded: a peer that never answers ends the kernel with an
 // error flag, never a hang.
 #include <fmt/format.h>
@@ -40,6 +43,7 @@
 #include "common/cluster.cuh"
 #include "common/cluster_launch.hpp"
 #include "common/device_clock.cuh"
+#include "common/every_cluster.cuh"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/probe.hpp"
@@ -131,9 +135,11 @@ Measurement measure_cluster_sync(const ProbeContext& ctx) {
 
 // ---- DSMEM store: ping-pong ------------------------------------------------------
 
-// out[0] = cycles of kPingRounds timed round trips (rank 0's clock), out[1] = error.
-__global__ void dsmem_pingpong_kernel(long long* out) {
+// Per cluster (every_cluster's slot): [0] = cycles of kPingRounds timed round trips
+// (rank 0's clock), [1] = error; sms: each CTA's SM.
+__global__ void dsmem_pingpong_kernel(long long* out_all, int* sms) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  long long* const out = every_cluster::slot_of_cluster(out_all, sms);
   __shared__ unsigned flag;
   __shared__ unsigned abort_flag;
   unsigned rank;
@@ -194,31 +200,36 @@ __global__ void dsmem_pingpong_kernel(long long* out) {
 }
 
 Measurement measure_dsmem_store(const ProbeContext& ctx) {
-  const ClusterLaunch launch(2, 32);
-  DeviceBuffer<long long> out(2);
+  every_cluster::Placements where(reinterpret_cast<const void*>(&dsmem_pingpong_kernel), 2, 32, ctx.device);
   auto once = [&] {
-    GC_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, dsmem_pingpong_kernel, out.get()));
+    where.arm();
+    GC_CUDA_CHECK(cudaLaunchKernelEx(&where.config(), dsmem_pingpong_kernel, where.out(), where.sms()));
     GC_CUDA_CHECK_LAUNCH();
-    const auto c = out.download();
-    if (c[1] != 0)
-      throw std::runtime_error(
-          fmt::format("a DSMEM ping-pong store was not seen by its peer within {} polls", kPollLimit));
-    return plan::one_way_cycles(c[0], kPingRounds);
+    return where.collect([](const long long* c) {
+      if (c[1] != 0)
+        throw std::runtime_error(
+            fmt::format("a DSMEM ping-pong store was not seen by its peer within {} polls", kPollLimit));
+      return plan::one_way_cycles(c[0], kPingRounds);
+    });
   };
-  Measurement m = median_cycles_of_launches(ctx, once);
-  m.note("method", fmt::format("ping-pong between the two CTAs of a cluster of 2: st.relaxed.cluster.shared::cluster "
-                               "of round i into the peer's flag, the peer polls its own flag with ld.volatile.shared "
-                               "and answers; {} warm rounds, {} timed round trips by rank 0's clock64, / (2 x rounds) "
-                               "= one store-to-observe hop; median of launches",
-                               kPingWarm, kPingRounds));
+  Measurement m = every_cluster::median_over_clusters(
+      ctx, once,
+      fmt::format("ping-pong between the two CTAs of a cluster of 2: st.relaxed.cluster.shared::cluster of round i "
+                  "into the peer's flag, the peer polls its own flag with ld.volatile.shared and answers; {} warm "
+                  "rounds, {} timed round trips by rank 0's clock64, / (2 x rounds) = one store-to-observe hop; every "
+                  "cluster at once: {} clusters (as many as fit, one CTA per SM); sample = median over clusters, "
+                  "value = median of launches",
+                  kPingWarm, kPingRounds, where.most()));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&dsmem_pingpong_kernel), ctx.device.arch()));
   return m;
 }
 
 // ---- DSMEM atomic: CAS chase in the peer ------------------------------------------
 
-__global__ void dsmem_atomic_chase_kernel(const unsigned* next, unsigned start, long long* out) {
+// out_all, sms: every_cluster's slots (each cluster's cycles, each CTA's SM).
+__global__ void dsmem_atomic_chase_kernel(const unsigned* next, unsigned start, long long* out_all, int* sms) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  long long* const out = every_cluster::slot_of_cluster(out_all, sms);
   __shared__ unsigned mem[kAtomicSlots];
   unsigned rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
@@ -254,19 +265,21 @@ __global__ void dsmem_atomic_chase_kernel(const unsigned* next, unsigned start, 
 Measurement measure_dsmem_atomic(const ProbeContext& ctx) {
   const auto next = chase::single_cycle(kAtomicSlots, 0x61746f6d64736dull);
   DeviceBuffer<unsigned> d_next(std::vector<unsigned>(next.begin(), next.end()));
-  DeviceBuffer<long long> out(3);
-  const ClusterLaunch launch(2, 32);
+  every_cluster::Placements where(reinterpret_cast<const void*>(&dsmem_atomic_chase_kernel), 2, 32, ctx.device);
   auto once = [&] {
-    GC_CUDA_CHECK(cudaLaunchKernelEx(&launch.config, dsmem_atomic_chase_kernel,
-                                     static_cast<const unsigned*>(d_next.get()), 0u, out.get()));
+    where.arm();
+    GC_CUDA_CHECK(cudaLaunchKernelEx(&where.config(), dsmem_atomic_chase_kernel,
+                                     static_cast<const unsigned*>(d_next.get()), 0u, where.out(), where.sms()));
     GC_CUDA_CHECK_LAUNCH();
-    return static_cast<double>(out.download()[0]) / kAtomicHops;
+    return where.collect([](const long long* c) { return static_cast<double>(c[0]) / kAtomicHops; });
   };
-  Measurement m = median_cycles_of_launches(ctx, once);
-  m.note("method", fmt::format("atom.shared::cluster.cas.b32 pointer chase from rank 0 over {} nodes in rank 1's "
-                               "shared memory (cluster of 2); compare value 1 matches no node, so each CAS returns "
-                               "the next node's cluster address unchanged; {} timed hops, median of launches",
-                               kAtomicSlots, kAtomicHops));
+  Measurement m = every_cluster::median_over_clusters(
+      ctx, once,
+      fmt::format("atom.shared::cluster.cas.b32 pointer chase from rank 0 over {} nodes in rank 1's shared memory "
+                  "(cluster of 2); compare value 1 matches no node, so each CAS returns the next node's cluster "
+                  "address unchanged; {} timed hops; every cluster at once: {} clusters (as many as fit, one CTA per "
+                  "SM); sample = median over clusters, value = median of launches",
+                  kAtomicSlots, kAtomicHops, where.most()));
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&dsmem_atomic_chase_kernel), ctx.device.arch()));
   return m;
 }
@@ -293,11 +306,12 @@ const bool kRegistered = register_probes({
      "cluster barrier in a non-portable cluster of 16 (cudaFuncAttributeNonPortableClusterSizeAllowed), chained",
      kClusters, kInfoHint, &measure_cluster_sync<16>},
     {"latency.dsmem.store", Family::latency,
-     "st.shared::cluster to the peer CTA of a cluster of 2, one-way store-to-observe by ping-pong (round trip / 2)",
+     "st.shared::cluster to the peer CTA of a cluster of 2, one-way store-to-observe by ping-pong (round trip / 2), "
+     "every cluster at once (median)",
      kClusters, kClusterBand, &measure_dsmem_store},
     {"latency.dsmem.atomic", Family::latency,
      "atom.shared::cluster.cas.b32 to the peer CTA of a cluster of 2, dependent chase (the CAS result is the next "
-     "address)",
+     "address), every cluster at once (median)",
      kClusters, kClusterBand, &measure_dsmem_atomic},
 });
 

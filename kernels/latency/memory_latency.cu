@@ -7,9 +7,12 @@
 //   latency.mem.l1_hit            16 KiB footprint, ld.ca, warm: an L1 hit
 //   latency.mem.hbm               random lines of a footprint 8x L2 after an L2
 //                                 flush, TLB warmed on other lines of the same
-//                                 pages: an L2 miss served by device memory
-//   latency.mem.l2_hit            mean L2 hit over both partitions (the lower
-//                                 plateau of the L2 staircase)
+//                                 pages: an L2 miss served by device memory;
+//                                 in every SM at once, median over SMs
+//   latency.mem.l2_hit            L2 hit (the lower plateau of the L2
+//                                 staircase), timed in every SM at once:
+//                                 the median over SMs, so the value does not
+//                                 depend on where SM 0 sits on the die
 //   latency.mem.l2_capacity_edge  where the L2 staircase rises, / l2_bytes
 //   latency.mem.l1_capacity_edge  where the L1 staircase rises with the largest
 //                                 L1 carve-out, in bytes
@@ -30,10 +33,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "gpuconform/probe.hpp"
 #include "gpuconform/stats.hpp"
 #include "gpuconform/timing.hpp"
+#include "common/every_sm.cuh"
+#include "common/placement.hpp"
 #include "latency/chase_plan.hpp"
 #include "latency/dependent_chain.cuh"
 #include "latency/pointer_chase.cuh"
@@ -46,7 +52,7 @@ using chase_dev::ChaseBuffer;
 using chase_dev::Level;
 using chase_dev::run_chase;
 
-constexpr unsigned long long kLine = 128;       // bytes per node: one L1/L2 line
+constexpr unsigned long long kLine = 128;         // bytes per node: one L1/L2 line
 constexpr unsigned long long kPage = 2ull << 20;  // the 2 MiB pages of large cudaMalloc allocations
 constexpr std::uint64_t kSeed = 0x6770756366ull;
 constexpr int kPinnedSm = 0;  // L2 and TLB distances depend on the SM; always chase from the same one
@@ -60,12 +66,25 @@ void place_full_cycle(ChaseBuffer& buf, std::size_t n, unsigned long long stride
 }
 
 // A random single cycle over `count` distinct random lines of [0, bytes).
+struct SampledCycle {
+  std::vector<unsigned long long> offsets;
+  std::vector<std::uint32_t> next;
+  unsigned long long start = 0;  // address of node 0
+};
+
+SampledCycle place_sampled(ChaseBuffer& buf, unsigned long long bytes, std::size_t count, std::uint64_t seed) {
+  const auto lines = chase::distinct_sample(bytes / kLine, count, seed);
+  SampledCycle c;
+  c.offsets.resize(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) c.offsets[i] = lines[i] * kLine;
+  c.next = chase::single_cycle(c.offsets.size(), seed ^ 0x9E3779B97F4A7C15ull);
+  c.start = buf.place(c.offsets, c.next);
+  return c;
+}
+
 void place_sampled_cycle(ChaseBuffer& buf, unsigned long long bytes, std::size_t count, unsigned long long& start,
                          std::uint64_t seed) {
-  const auto lines = chase::distinct_sample(bytes / kLine, count, seed);
-  std::vector<unsigned long long> offsets(lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) offsets[i] = lines[i] * kLine;
-  start = buf.place(offsets, chase::single_cycle(offsets.size(), seed ^ 0x9E3779B97F4A7C15ull));
+  start = place_sampled(buf, bytes, count, seed).start;
 }
 
 int repeats(const ProbeContext& ctx) { return ctx.quick ? 3 : 7; }
@@ -93,7 +112,8 @@ Measurement measure_l1_hit(const ProbeContext& ctx) {
   a.warm_hops = static_cast<int>(kBytes / kLine);
   a.timed_hops = 4096;
   Measurement m;
-  for (int r = 0; r < repeats(ctx); ++r) m.samples.push_back(run_chase<Level::l1>(a, ctx.device.sm_count).cycles_per_hop);
+  for (int r = 0; r < repeats(ctx); ++r)
+    m.samples.push_back(run_chase<Level::l1>(a, ctx.device.sm_count).cycles_per_hop);
   m.note("sass", sass::timed_region_note(reinterpret_cast<const void*>(&chase_dev::chase_kernel<Level::l1, false>),
                                          ctx.device.arch()));
   return finish(m, "ld.global.ca pointer chase, 128 random lines of 16 KiB, warm, 4096 timed hops, median of launches");
@@ -101,29 +121,52 @@ Measurement measure_l1_hit(const ProbeContext& ctx) {
 
 // ---- HBM ----------------------------------------------------------------------
 
+// HBM in every SM at once (common/every_sm.cuh): per launch, 2 x kHops
+// distinct random lines of the footprint per SM, dealt to the SMs at random (so
+// each SM's lines spread over every page), each SM's lines its own cycle; after
+// one L2 flush every SM walks its first kHops lines untimed (they load the TLB
+// entries of the pages) and times the next kHops, never touched before: L2
+// misses. The value is the median over SMs; SM 0 alone, the former method, is
+// timed once more on its own lines for the note "sm0_alone".
 Measurement measure_hbm(const ProbeContext& ctx) {
   const unsigned long long bytes = std::max<unsigned long long>(512ull << 20, 8ull * ctx.device.l2_bytes);
   constexpr int kHops = 4096;
+  const std::size_t sms = static_cast<std::size_t>(ctx.device.sm_count), per_sm = 2 * kHops;
+  if (sms * per_sm > bytes / kLine / 2) throw ProbeSkipped("too many SMs for distinct lines of the HBM footprint");
   ChaseBuffer buf(bytes);
   chase_dev::L2Flusher flusher(ctx.device.l2_bytes, ctx.device.sm_count);
-  Measurement m;
+  every_sm::SlotSet slots(ctx.device.sm_count);
+  const auto next = placement::disjoint_cycles(sms, per_sm);
+  ChaseArgs a;
+  a.warm_hops = kHops;
+  a.timed_hops = kHops;
+  std::vector<placement::Launch> launches;
+  std::vector<unsigned long long> starts(sms);
   for (int r = 0; r < repeats(ctx); ++r) {
-    // A cycle of 2 x kHops lines: the first half warms the TLB for the pages,
-    // the second half (never touched before) is timed.
-    unsigned long long start = 0;
-    place_sampled_cycle(buf, bytes, 2 * kHops, start, kSeed + r);
+    auto lines = chase::distinct_sample(bytes / kLine, sms * per_sm, kSeed + r);
+    std::shuffle(lines.begin(), lines.end(), std::mt19937_64(kSeed + r));  // the sample is sorted
+    std::vector<unsigned long long> offsets(lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i) offsets[i] = lines[i] * kLine;
+    buf.place(offsets, next);
+    for (std::size_t sm = 0; sm < sms; ++sm)
+      starts[sm] = reinterpret_cast<unsigned long long>(buf.base() + offsets[sm * per_sm]);
     flusher.flush();
-    ChaseArgs a;
-    a.start = start;
-    a.warm_hops = kHops;
-    a.timed_hops = kHops;
-    a.target_sm = kPinnedSm;
-    m.samples.push_back(run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop);
+    launches.push_back(chase_dev::run_chase_on_every_sm<Level::l2>(a, slots, starts));
   }
-  return finish(m, fmt::format("ld.global.cg pointer chase over {} random lines of {} MiB after an L2 flush; "
-                               "first {} hops warm the TLB, the next {} (new lines) are timed; SM {}",
-                               2 * kHops, bytes >> 20, kHops, kHops, kPinnedSm)
-                       .c_str());
+  const placement::Summary s = placement::summarize(launches, "SM");
+  flusher.flush();  // SM 0's own lines of the last launch, alone
+  a.start = starts[kPinnedSm];
+  a.target_sm = kPinnedSm;
+  const double alone = run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop;
+  Measurement m = placement::to_measurement(
+      s, fmt::format("ld.global.cg pointer chase in every SM at once after an L2 flush: per SM {} random lines of "
+                     "{} MiB (dealt to the SMs at random), its own cycle; first {} hops warm the TLB, the next {} "
+                     "(new lines) are timed; sample = median over SMs of cycles per hop, value = median of {} "
+                     "launches",
+                     per_sm, bytes >> 20, kHops, kHops, launches.size()));
+  m.note("sm0_alone", placement::alone_note(s, kPinnedSm, alone));
+  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  return m;
 }
 
 // ---- L2 staircase ---------------------------------------------------------------
@@ -160,7 +203,9 @@ Measurement measure_l2_capacity_edge(const ProbeContext& ctx) {
   Measurement m;
   for (int r = 0; r < (ctx.quick ? 1 : 3); ++r) {
     const L2Staircase s = l2_staircase(ctx);
-    if (!s.edge) throw std::runtime_error("the L2 staircase never rises 10% above its L2 plateau: " + chase::staircase_json(s.points));
+    if (!s.edge)
+      throw std::runtime_error("the L2 staircase never rises 10% above its L2 plateau: " +
+                               chase::staircase_json(s.points));
     m.samples.push_back(*s.edge / static_cast<double>(ctx.device.l2_bytes));
     if (r == 0) {
       m.note("staircase", chase::staircase_json(s.points));
@@ -172,24 +217,41 @@ Measurement measure_l2_capacity_edge(const ProbeContext& ctx) {
   return finish(m, "footprint where the ld.cg staircase rises 10% above its L2 plateau, / reported L2 size");
 }
 
+// L2 hit in every SM at once (common/every_sm.cuh): per launch, 4096 random
+// lines of L2/8 in one cycle, every SM's block reads the footprint (into L2)
+// and times one lap from its own node of the cycle, so all SMs time the same
+// lines; the value is the median over SMs (common/placement.hpp). SM 0 alone,
+// the former method, is timed once more for the note "sm0_alone".
 Measurement measure_l2_hit(const ProbeContext& ctx) {
+  constexpr int kNodes = 4096;
   const auto l2 = static_cast<unsigned long long>(ctx.device.l2_bytes);
   const unsigned long long f = l2 / 8;  // well inside L2, far beyond L1
   ChaseBuffer buf(f);
-  Measurement m;
+  every_sm::SlotSet slots(ctx.device.sm_count);
+  ChaseArgs a;
+  a.warm_base = buf.base();
+  a.warm_bytes = f;
+  a.warm_hops = kNodes;
+  a.timed_hops = kNodes;
+  std::vector<placement::Launch> launches;
   for (int r = 0; r < repeats(ctx); ++r) {
-    unsigned long long start = 0;
-    place_sampled_cycle(buf, f, 4096, start, kSeed + 17 * r);
-    ChaseArgs a;
-    a.start = start;
-    a.warm_base = buf.base();
-    a.warm_bytes = f;
-    a.warm_hops = 4096;
-    a.timed_hops = 4096;
-    a.target_sm = kPinnedSm;
-    m.samples.push_back(run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop);
+    const SampledCycle c = place_sampled(buf, f, kNodes, kSeed + 17 * r);
+    const auto starts = chase_dev::spread_start_addresses(buf, c.offsets, c.next, slots.sm_count());
+    launches.push_back(chase_dev::run_chase_on_every_sm<Level::l2>(a, slots, starts));
+    a.start = c.start;
   }
-  return finish(m, "ld.global.cg pointer chase over 4096 random lines of L2/8, warm, mixed partitions, SM 0");
+  const placement::Summary s = placement::summarize(launches, "SM");
+  a.target_sm = kPinnedSm;  // the last cycle once more, chased by SM 0 alone
+  const double alone = run_chase<Level::l2>(a, ctx.device.sm_count).cycles_per_hop;
+  Measurement m = placement::to_measurement(
+      s, fmt::format("ld.global.cg pointer chase over {} random lines of L2/8 in one cycle, warm, in every SM at "
+                     "once: one block per SM (the first to claim it by %smid), each reads the footprint, walks one "
+                     "untimed lap from its own node of the cycle (SM s starts s/{} of the way round) and times the "
+                     "next {} hops; sample = median over SMs of cycles per hop, value = median of {} launches",
+                     kNodes, ctx.device.sm_count, kNodes, launches.size()));
+  m.note("sm0_alone", placement::alone_note(s, kPinnedSm, alone));
+  m.sm_clock_mhz = measure_sm_clock_mhz(500);
+  return m;
 }
 
 // ---- L1 staircase ---------------------------------------------------------------
@@ -290,29 +352,56 @@ Measurement measure_tlb_miss_penalty(const ProbeContext& ctx) {
     m.samples.push_back(large - small);
   }
   m.note("staircase", chase::staircase_json(points));
-  return finish(m, "ld.cg chase, one L2-resident line per 2 MiB page: latency at the largest footprints minus "
-                   "latency at 32-64 MiB");
+  return finish(m,
+                "ld.cg chase, one L2-resident line per 2 MiB page: latency at the largest footprints minus "
+                "latency at 32-64 MiB");
 }
 
 }  // namespace
 
 const bool kMemoryRegistered = register_probes({
-    {"latency.mem.l1_hit", Family::latency, "L1 hit: ld.global.ca pointer chase within 16 KiB", {75},
-     kDeterministicLatency, &measure_l1_hit},
-    {"latency.mem.l2_hit", Family::latency, "L2 hit averaged over both partitions: ld.cg chase within L2/8", {75},
-     {ExpectationKind::band, 0, 0.01}, &measure_l2_hit},
-    {"latency.mem.hbm", Family::latency, "device-memory latency: random ld.cg chase over 8x L2 after an L2 flush",
-     {75}, {ExpectationKind::band, 0, 0.03}, &measure_hbm},
-    {"latency.mem.l2_capacity_edge", Family::latency, "L2 staircase edge / reported L2 size", {75},
-     {ExpectationKind::band, 0, 0.05}, &measure_l2_capacity_edge},
-    {"latency.mem.l1_capacity_edge", Family::latency, "L1 staircase edge with the largest L1 carve-out (bytes)", {75},
-     {ExpectationKind::band, 0, 0.03}, &measure_l1_capacity_edge},
-    {"latency.mem.l1_carveout_ratio", Family::latency,
-     "(L1 edge at the largest L1 - at the largest shared carve-out) / shared memory per SM", {75},
-     {ExpectationKind::band, 0, 0.05}, &measure_l1_carveout_ratio},
-    {"latency.mem.tlb_miss_penalty", Family::latency,
-     "extra cycles per access when one line per 2 MiB page spans GiBs (TLB reach exceeded)", {75},
-     {ExpectationKind::band, 2, 0.05}, &measure_tlb_miss_penalty},
+    {"latency.mem.l1_hit",
+     Family::latency,
+     "L1 hit: ld.global.ca pointer chase within 16 KiB",
+     {75},
+     kDeterministicLatency,
+     &measure_l1_hit},
+    {"latency.mem.l2_hit",
+     Family::latency,
+     "L2 hit: ld.cg chase within L2/8 in every SM at once, median over SMs",
+     {75},
+     {ExpectationKind::band, 0, 0.01},
+     &measure_l2_hit},
+    {"latency.mem.hbm",
+     Family::latency,
+     "device-memory latency: random ld.cg chase over 8x L2 after an L2 flush, every SM at once, median over SMs",
+     {75},
+     {ExpectationKind::band, 0, 0.03},
+     &measure_hbm},
+    {"latency.mem.l2_capacity_edge",
+     Family::latency,
+     "L2 staircase edge / reported L2 size",
+     {75},
+     {ExpectationKind::band, 0, 0.05},
+     &measure_l2_capacity_edge},
+    {"latency.mem.l1_capacity_edge",
+     Family::latency,
+     "L1 staircase edge with the largest L1 carve-out (bytes)",
+     {75},
+     {ExpectationKind::band, 0, 0.03},
+     &measure_l1_capacity_edge},
+    {"latency.mem.l1_carveout_ratio",
+     Family::latency,
+     "(L1 edge at the largest L1 - at the largest shared carve-out) / shared memory per SM",
+     {75},
+     {ExpectationKind::band, 0, 0.05},
+     &measure_l1_carveout_ratio},
+    {"latency.mem.tlb_miss_penalty",
+     Family::latency,
+     "extra cycles per access when one line per 2 MiB page spans GiBs (TLB reach exceeded)",
+     {75},
+     {ExpectationKind::band, 2, 0.05},
+     &measure_tlb_miss_penalty},
 });
 
 }  // namespace gpuconform::kernels

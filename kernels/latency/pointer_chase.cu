@@ -24,9 +24,7 @@ __global__ void flush_kernel(const int4* buf, unsigned long long count, int4* si
   if (acc == 0x5eed) sink->x = acc;  // practically never
 }
 
-ChaseBuffer::ChaseBuffer(std::size_t bytes) : buffer_(bytes) {
-  GC_CUDA_CHECK(cudaMemset(buffer_.get(), 0x5A, bytes));
-}
+ChaseBuffer::ChaseBuffer(std::size_t bytes) : buffer_(bytes) { GC_CUDA_CHECK(cudaMemset(buffer_.get(), 0x5A, bytes)); }
 
 unsigned long long ChaseBuffer::place(const std::vector<unsigned long long>& offsets,
                                       const std::vector<std::uint32_t>& next, std::uint32_t start) {
@@ -39,6 +37,16 @@ unsigned long long ChaseBuffer::place(const std::vector<unsigned long long>& off
   write_nodes_kernel<<<(n + 255) / 256, 256>>>(base(), d_offsets.get(), d_next.get(), n);
   GC_CUDA_CHECK_LAUNCH();
   return reinterpret_cast<unsigned long long>(base() + offsets[start]);
+}
+
+std::vector<unsigned long long> spread_start_addresses(const ChaseBuffer& buf,
+                                                       const std::vector<unsigned long long>& offsets,
+                                                       const std::vector<std::uint32_t>& next, std::size_t units) {
+  if (offsets.size() != next.size()) throw std::invalid_argument("spread_start_addresses: bad plan");
+  std::vector<unsigned long long> out;
+  for (std::uint32_t node : placement::spread_starts(next, 0, units))
+    out.push_back(reinterpret_cast<unsigned long long>(buf.base() + offsets[node]));
+  return out;
 }
 
 template <Level L>
@@ -73,6 +81,25 @@ ChaseResult run_chase(const ChaseArgs& args, int grid_sms, bool want_trace) {
   }
   return out;
 }
+
+template <Level L>
+placement::Launch run_chase_on_every_sm(const ChaseArgs& args, every_sm::SlotSet& slots,
+                                        const std::vector<unsigned long long>& starts) {
+  if (args.timed_hops <= 0) throw std::invalid_argument("run_chase_on_every_sm: no timed hops");
+  ChaseArgs a = args;
+  a.every = slots.arm(starts);
+  a.target_sm = -1;
+  chase_kernel<L, false><<<slots.grid(), kChaseThreads>>>(a);
+  GC_CUDA_CHECK_LAUNCH();
+  return slots.collect(a.timed_hops);
+}
+
+template placement::Launch run_chase_on_every_sm<Level::l2>(const ChaseArgs&, every_sm::SlotSet&,
+                                                            const std::vector<unsigned long long>&);
+template placement::Launch run_chase_on_every_sm<Level::atom_add>(const ChaseArgs&, every_sm::SlotSet&,
+                                                                  const std::vector<unsigned long long>&);
+template placement::Launch run_chase_on_every_sm<Level::atom_cas>(const ChaseArgs&, every_sm::SlotSet&,
+                                                                  const std::vector<unsigned long long>&);
 
 template ChaseResult run_chase<Level::l1>(const ChaseArgs&, int, bool);
 template ChaseResult run_chase<Level::l2>(const ChaseArgs&, int, bool);

@@ -19,12 +19,19 @@
 // Pinning: with target_sm >= 0 the grid has several blocks per SM and only the
 // first block that finds itself on that SM (%smid) chases; the others wait
 // briefly, so the block scheduler has to spread the grid over every SM.
+//
+// Every SM at once (run_chase_on_every_sm, common/every_sm.cuh): one block per
+// SM chases, each from its own node of the same cycle, all timed together; the
+// value is the median over SMs (common/placement.hpp), so it does not depend on
+// where one SM sits on the die.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "common/device_clock.cuh"
+#include "common/every_sm.cuh"
+#include "common/placement.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/device_buffer.hpp"
 
@@ -55,10 +62,14 @@ __device__ __forceinline__ unsigned long long load_next(unsigned long long p) {
     asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p)::"memory");
   else if constexpr (L == Level::atom_add)  // add 2^49: the pointer bits never change
     asm volatile("{.reg .b64 v; atom.global.add.u64 v, [%0], %1; and.b64 %0, v, %2;}"
-                 : "+l"(p) : "l"(1ull << 49), "l"(kPointerMask) : "memory");
+                 : "+l"(p)
+                 : "l"(1ull << 49), "l"(kPointerMask)
+                 : "memory");
   else  // compare with 1, which no node holds: the CAS returns the node unchanged
     asm volatile("{.reg .b64 v; atom.global.cas.b64 v, [%0], 1, 2; and.b64 %0, v, %1;}"
-                 : "+l"(p) : "l"(kPointerMask) : "memory");
+                 : "+l"(p)
+                 : "l"(kPointerMask)
+                 : "memory");
   return p;
 }
 
@@ -73,15 +84,16 @@ __device__ __forceinline__ void touch(const char* at, unsigned long long& acc) {
 }
 
 struct ChaseArgs {
-  unsigned long long start = 0;         // address of the first node
-  const char* warm_base = nullptr;      // step (1): footprint read by the whole block
-  unsigned long long warm_bytes = 0;    // 0: no parallel warm-up
+  unsigned long long start = 0;       // address of the first node
+  const char* warm_base = nullptr;    // step (1): footprint read by the whole block
+  unsigned long long warm_bytes = 0;  // 0: no parallel warm-up
   unsigned warm_stride = 128;
   int warm_hops = 0, timed_hops = 0;
-  int target_sm = -1;                   // -1: any SM
-  unsigned* claimed = nullptr;          // pinning flag, zeroed before the launch
-  long long* result = nullptr;          // [0] cycles, [1] SM id, [2] last node (keeps the chase live)
-  unsigned* trace = nullptr;            // per-hop cycles of the timed hops, or null
+  int target_sm = -1;           // -1: any SM
+  unsigned* claimed = nullptr;  // pinning flag, zeroed before the launch
+  long long* result = nullptr;  // [0] cycles, [1] SM id, [2] last node (keeps the chase live)
+  unsigned* trace = nullptr;    // per-hop cycles of the timed hops, or null
+  every_sm::Slots every{};      // active: every SM chases (start, target_sm and result unused)
 };
 
 // Trace = true records every timed hop (for the L2 partition classifier); it
@@ -89,16 +101,25 @@ struct ChaseArgs {
 template <Level L, bool Trace>
 __global__ void __launch_bounds__(kChaseThreads) chase_kernel(ChaseArgs a) {
   __shared__ bool chosen;
+  __shared__ unsigned sm;
   if (threadIdx.x == 0) {
-    chosen = a.target_sm < 0 || (smid() == static_cast<unsigned>(a.target_sm) && atomicExch(a.claimed, 1u) == 0u);
-    if (!chosen) {  // hold this SM's slot a little, then leave
-      const long long t0 = gc_clock64();
-      while (*reinterpret_cast<volatile unsigned*>(a.claimed) == 0u && gc_clock64() - t0 < 200000) {
+    sm = smid();
+    if (a.every.active()) {
+      chosen = every_sm::claim(a.every, sm);  // the others leave at once
+    } else {
+      chosen = a.target_sm < 0 || (sm == static_cast<unsigned>(a.target_sm) && atomicExch(a.claimed, 1u) == 0u);
+      if (!chosen) {  // hold this SM's slot a little, then leave
+        const long long t0 = gc_clock64();
+        while (*reinterpret_cast<volatile unsigned*>(a.claimed) == 0u && gc_clock64() - t0 < 200000) {
+        }
       }
     }
   }
   __syncthreads();
   if (!chosen) return;
+  // Where the last node goes: it keeps the chase live and, stored before the
+  // second clock read, makes that read wait for the last load.
+  long long* const sink = a.every.active() ? reinterpret_cast<long long*>(a.every.last + sm) : a.result + 2;
   // (1) parallel warm-up of the footprint
   unsigned long long acc = 0;
   for (unsigned long long off = static_cast<unsigned long long>(threadIdx.x) * a.warm_stride; off < a.warm_bytes;
@@ -106,11 +127,15 @@ __global__ void __launch_bounds__(kChaseThreads) chase_kernel(ChaseArgs a) {
     touch<L>(a.warm_base + off, acc);
   __syncthreads();
   if (threadIdx.x != 0) {
-    if (acc == 0x5eedull) a.result[2] = static_cast<long long>(acc);  // practically never: keeps the warm loads
+    if (acc == 0x5eedull) *sink = static_cast<long long>(acc);  // practically never: keeps the warm loads
     return;
   }
   // (2) the chase
   unsigned long long p = a.start;
+  if (a.every.active()) {
+    p = a.every.starts[sm];
+    every_sm::start_line(a.every);
+  }
   for (int i = 0; i < a.warm_hops; ++i) p = load_next<L>(p);
   long long t0, t1;
   if constexpr (Trace) {
@@ -133,11 +158,15 @@ __global__ void __launch_bounds__(kChaseThreads) chase_kernel(ChaseArgs a) {
     t0 = gc_clock64();
 #pragma unroll 8
     for (int i = 0; i < a.timed_hops; ++i) p = load_next<L>(p);
-    a.result[2] = static_cast<long long>(p);  // waits for the last load
+    *sink = static_cast<long long>(p);  // waits for the last load
     t1 = gc_clock64();
   }
+  if (a.every.active()) {
+    a.every.cycles[sm] = t1 - t0;
+    return;
+  }
   a.result[0] = t1 - t0;
-  a.result[1] = smid();
+  a.result[1] = sm;
   a.result[2] = static_cast<long long>(p);
 }
 
@@ -164,6 +193,12 @@ class ChaseBuffer {
   DeviceBuffer<char> buffer_;
 };
 
+// The addresses of `units` chasers' first nodes, spread evenly over the single
+// cycle `next` placed at `offsets` of `buf` (placement::spread_starts).
+std::vector<unsigned long long> spread_start_addresses(const ChaseBuffer& buf,
+                                                       const std::vector<unsigned long long>& offsets,
+                                                       const std::vector<std::uint32_t>& next, std::size_t units);
+
 struct ChaseResult {
   double cycles_per_hop = 0;
   int sm = -1;
@@ -173,6 +208,13 @@ struct ChaseResult {
 // One launch of the chase. `grid_sms` is the SM count (used for pinning).
 template <Level L>
 ChaseResult run_chase(const ChaseArgs& args, int grid_sms, bool want_trace = false);
+
+// One launch with a chasing block on every SM: SM s starts at starts[s] (a node
+// address), walks args.warm_hops untimed and times args.timed_hops; the
+// reading per SM is cycles per hop. args.start and args.target_sm are unused.
+template <Level L>
+placement::Launch run_chase_on_every_sm(const ChaseArgs& args, every_sm::SlotSet& slots,
+                                        const std::vector<unsigned long long>& starts);
 
 // Sets the preferred L1/shared split (percent of the unified memory given to
 // shared memory: 0 = largest L1, 100 = largest shared) for the L1 chase.
