@@ -42,7 +42,10 @@ const std::vector<std::string>& quick_required_probes() {
   // the paths jobs depend on.
   static const std::vector<std::string> ids = {
       "latency.mem.l2_hit",                   // one L2 latency: a slow L2 path slows every job's misses
-      "latency.mem.hbm",                      // one HBM latency: the memory's own timing, beyond its bandwidth
+      // one HBM latency: the memory's own timing, beyond its bandwidth. An L2 miss homed in the far
+      // partition (about 0.04 s) rather than latency.mem.hbm, whose every-SM chase over 8x the L2
+      // takes 1-2 s, more than a quick group's whole budget.
+      "latency.mem.l2_miss.far",
       "throughput.hbm.read",                  // HBM bandwidth, what memory-bound jobs run at
       "throughput.l2.read",                   // L2 bandwidth, what every HBM access passes through
       "throughput.wgmma.m64n256k16.f32.f16",  // an all-SM tensor load: the rate (and the power) training runs at
