@@ -92,7 +92,18 @@ double round_sig(double x, bool up) {
 // deviation of a board stands for it where the probe reports none.
 double run_sigma(const Evidence& ev) { return std::max(ev.interval / 1.959964, ev.spread.noise); }
 
-double round_away(double x, double centre) { return round_sig(x, x > centre); }
+// Rounded to four significant digits away from `centre`, and never short of x itself: round_sig's
+// slack (which keeps 1.2 from turning into 1.2001) could otherwise write a limit a hair inside
+// the board it was drawn through (a deterministic 25.875 against 22.078 + 3.797 read as drifted).
+double round_away(double x, double centre) {
+  const bool up = x > centre;
+  double r = round_sig(x, up);
+  if (r == x || x == 0 || !std::isfinite(x)) return r;
+  const double step = std::pow(10.0, std::floor(std::log10(std::fabs(x))) - 3);
+  if (up && r < x) r = round_sig(r + step, true);
+  if (!up && r > x) r = round_sig(r - step, false);
+  return r;
+}
 
 double round_centre(double centre) {
   if (centre == 0 || std::fabs(centre) >= 1) return std::round(centre * 1000) / 1000;

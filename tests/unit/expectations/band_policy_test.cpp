@@ -300,6 +300,22 @@ TEST(BandPolicy, ABoardFarFromTheCentreStaysInsideTheDriftBand) {
   EXPECT_EQ(judge(m(700), e).outcome, Outcome::pass);
 }
 
+// Deterministic readings (no run noise): the drift limit is drawn exactly through the far
+// board, and rounding it to four digits must not leave that board a hair outside
+// (two H200s read latency.alu.sad.u64 25.875 where eight read 22.078125, 2026-11-26).
+TEST(BandPolicy, ALimitDrawnThroughABoardStillHoldsItAfterRounding) {
+  std::vector<BoardRuns> boards;
+  for (const char* g : {"GPU-a", "GPU-b", "GPU-c", "GPU-d", "GPU-e", "GPU-f", "GPU-g", "GPU-h"})
+    boards.push_back(board(g, {m(22.078125)}));
+  boards.push_back(board("GPU-i", {m(25.875)}));
+  boards.push_back(board("GPU-j", {m(25.875)}));
+  const Expectation e = derive_expectation_across(probe("latency.alu.sad.u64", ExpectationKind::band), boards, policy());
+  EXPECT_DOUBLE_EQ(*e.value, 22.078);
+  EXPECT_GE(e.drift_tol.value_or(*e.tol), 25.875 - 22.078);
+  EXPECT_EQ(judge(m(25.875), e).outcome, Outcome::pass);
+  EXPECT_EQ(judge(m(22.078125), e).outcome, Outcome::pass);
+}
+
 TEST(BandPolicy, ACountKeepsTheProbesStepAsItsFailMargin) {
   // Block sawtooth: every board's median 0 and the typical run deviation 0 (one board saw
   // one mismatched step once): drift max 0, fail one step above.
