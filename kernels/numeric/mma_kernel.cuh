@@ -415,4 +415,15 @@ bool mma_has_code() {
 // its kernel holds a trap in place of the instruction, so it has no code to run.
 inline bool mma_not_built() { return false; }
 
+// A variant's `exec` (inside its struct): its asm (Name##Asm) where this build's toolkit
+// assembles `Ptx` (common/ptx_features.cuh), else a trap that never runs (mma_not_built).
+#define GC_MMA_GUARDED_EXEC(Name, Ptx) \
+  template <class F>                   \
+  __device__ static void exec(F& r) {  \
+    if constexpr (ptx_built(Ptx))      \
+      Name##Asm::exec(r);              \
+    else                               \
+      __trap();                        \
+  }
+
 }  // namespace gpuconform::kernels::mma

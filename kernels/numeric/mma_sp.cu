@@ -91,13 +91,7 @@ using namespace mma;
     static constexpr bool kNeedsSm90a = false;                                                             \
     static constexpr int kMinArch = MinCc * 10;                                                            \
     static constexpr int kSelector = Sel;                                                                  \
-    template <class F>                                                                                     \
-    __device__ static void exec(F& r) {                                                                    \
-      if constexpr (ptx_built(Ptx))                                                                        \
-        Name##Asm::exec(r);                                                                                \
-      else                                                                                                 \
-        __trap();                                                                                          \
-    }                                                                                                      \
+    GC_MMA_GUARDED_EXEC(Name, Ptx)                                                                         \
   };                                                                                                       \
   const bool Name##_registered =                                                                           \
       register_mma_variant(#Name, Ptx, numeric_probe_id(#Name), MinCc, false, &run_mma<Name>,              \

@@ -12,11 +12,10 @@
 //     so that near |x| = 1 the root is solved on erfc's small values, not on 1 - erf's
 //     cancellation (math_oracle_inverse.cpp reduces the same way for the MPFR decision).
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "gpuconform/numerics/scalar_mathlib_f64.hpp"
+#include "gpuconform/reference/erf_inverse_start.hpp"
 
 namespace gpuconform::numerics {
 namespace {
@@ -30,30 +29,6 @@ constexpr long double kRsqrt2Lo = 0xb2fb1366ea957d3ep-129L;
 
 enum class Fn { erf, erfc };
 
-double from_bits(std::uint64_t b) {
-  double d = 0;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
-std::uint64_t to_bits(double d) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-// The binary64 y >= 0 nearest below the root of F(y) = t by bisection over the ordered
-// non-negative doubles (monotonic: it cannot diverge whatever t is).
-double bisection_start(Fn f, double t) {
-  std::uint64_t lo = 0, hi = to_bits(30.0);  // erfc(30) < 2^-1300: every positive target lies below
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    const double y = from_bits(mid);
-    const bool root_above = f == Fn::erf ? std::erf(y) < t : std::erfc(y) > t;
-    (root_above ? lo : hi) = mid;
-  }
-  return from_bits(lo);
-}
-
 // The positive root of F(y) = t (t in (0, 1/2) for erf, (0, 1/2] for erfc) by Newton in long
 // double from the bisection start. On erfc the step solves log(erfc(y) / t) = 0, whose slope
 // -2/sqrt(pi) exp(-y^2) / erfc(y) is about -2y: nearly linear in y, so it converges from a
@@ -62,7 +37,7 @@ double bisection_start(Fn f, double t) {
 // y beyond 2^-58 relative: quadratic convergence leaves the iterate then within the long
 // double rounding noise (at most 12 steps; from a binary64-accurate start, one or two).
 long double positive_root(Fn f, double t) {
-  long double y = bisection_start(f, t);
+  long double y = ref::erf_inverse_start(f == Fn::erfc, t);
   for (int it = 0; it < 12; ++it) {
     const long double gauss = kTwoOverSqrtPi * expl(-y * y);
     long double step = 0;

@@ -11,41 +11,16 @@
 //      the target (delta widened 256-fold up to four times if Newton stopped short).
 // The last input's bounds are cached per thread: the oracle asks for RNDD then RNDU.
 #include "math_oracle_inverse.hpp"
+#include "gpuconform/reference/erf_inverse_start.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <stdexcept>
 
 namespace gpuconform::ref::detail {
 namespace {
 
 enum class Fn { erf, erfc };
-
-double from_bits(std::uint64_t b) {
-  double d = 0;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
-std::uint64_t to_bits(double d) {
-  std::uint64_t b = 0;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-// The binary64 y >= 0 where F crosses t, to about binary64 precision: non-negative doubles
-// order as their bit patterns, so 64 halvings of the pattern range find it.
-double start(Fn f, double t) {
-  std::uint64_t lo = 0, hi = to_bits(30.0);  // erfc(30) < 2^-1300: every target lies below
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    const double y = from_bits(mid);
-    const bool root_above = f == Fn::erf ? std::erf(y) < t : std::erfc(y) > t;
-    (root_above ? lo : hi) = mid;
-  }
-  return from_bits(lo);
-}
 
 void evaluate(Fn f, mpfr_t out, const mpfr_t y, mpfr_rnd_t d) {
   if (f == Fn::erf)
@@ -82,7 +57,7 @@ void root(Fn f, const mpfr_t t, mpfr_prec_t p, mpfr_t lo, mpfr_t hi) {
   const mpfr_prec_t w = p + 24;
   mpfr_t y, v, dv, step;
   mpfr_inits2(w, y, v, dv, step, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_d(y, start(f, mpfr_get_d(t, MPFR_RNDN)), MPFR_RNDN);
+  mpfr_set_d(y, erf_inverse_start(f == Fn::erfc, mpfr_get_d(t, MPFR_RNDN)), MPFR_RNDN);
   if (mpfr_zero_p(y)) mpfr_set_d(y, 1e-300, MPFR_RNDN);  // a start at 0 has no exponent
   mpfr_prec_t q = 53;
   for (int it = 0; it < 64; ++it) {
