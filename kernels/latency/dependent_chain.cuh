@@ -2,13 +2,15 @@
 #pragma once
 // The dependent-chain mechanism behind every instruction-latency probe.
 //
-// One thread (or one warp, for warp-wide instructions) runs a fully unrolled
+// One thread (or one warp, for warp-wide instructions) in every SM at once
+// (chain_latency_kernel says why) runs a fully unrolled
 // chain in which each step consumes the previous step's result, so a step
 // issues only when its predecessor completes. Timing chains of N and 2N steps
 // in the same launch and dividing the difference by N cancels the clock-read
 // and loop overhead and the last step's unobserved tail. The sequence runs
-// twice per launch and only the second pass counts, so instruction-cache
-// misses and operand loads stay out.
+// twice per launch and only the second pass counts, so the first fetch of the
+// code and operand loads stay out (a chain longer than the instruction cache
+// fetches on every pass: chain_latency_kernel).
 //
 // Why the chain cannot be shortened: NVVM may not touch volatile inline PTX,
 // but ptxas optimises PTX like any other code, and it does fuse consecutive
@@ -36,11 +38,15 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "common/cuda_arch.cuh"
 #include "common/device_clock.cuh"
+#include "common/every_sm.cuh"
+#include "common/placement.hpp"
 #include "gpuconform/device_buffer.hpp"
 #include "gpuconform/measurement.hpp"
 #include "gpuconform/probe.hpp"
@@ -75,21 +81,41 @@ __device__ __forceinline__ typename Op::T run_chain(typename Op::T x, const type
   return x;
 }
 
-// cycles[0] = N-step cycles, cycles[1] = 2N-step cycles, both of the second
-// pass. Each thread loads its seed from seeds[threadIdx.x]: a value that ptxas
-// cannot prove warp-uniform stays in vector registers, so the chain runs on
-// the SM's vector pipes and not on the uniform datapath (which it would
-// otherwise choose for values derived from kernel parameters only).
+// One measuring block per SM (common/every_sm.cuh): its thread 0 writes
+// T(2N) - T(N) of the second pass into the SM's slot. Each thread loads its
+// seed from seeds[threadIdx.x]: a value that ptxas cannot prove warp-uniform
+// stays in vector registers, so the chain runs on the SM's vector pipes and not
+// on the uniform datapath (which it would otherwise choose for values derived
+// from kernel parameters only).
+//
+// Why every SM and not one block: a chain is the same instruction sequence on
+// every SM, but not every SM times it the same. A chain whose unrolled code
+// outgrows the instruction cache fetches from farther out, and that costs more
+// on some SMs than on others: latency.alu.sad.u64 read 22.08 cycles on most
+// SMs of two H200s and up to 28-30 on a few, and the one block of the old
+// method landed on such an SM on those two boards only (25.875 in every
+// sample). The median over the SMs of one launch is the part's latency,
+// wherever the scheduler puts a single block.
 template <class Op>
-__global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U a, typename Op::U b,
-                                     unsigned live, typename Op::T* sink, long long* cycles) {
+__global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U a, typename Op::U b, unsigned live,
+                                     typename Op::T* sink, every_sm::Slots slots) {
   using T = typename Op::T;
   constexpr int n = chain_detail::length<Op>::value;
+  __shared__ bool measures;
+  __shared__ unsigned sm;
+  if (threadIdx.x == 0) {
+    sm = every_sm::smid();
+    measures = every_sm::claim(slots, sm);
+  }
+  __syncthreads();
+  if (!measures) return;  // the whole block: another block measures this SM
   T x = seeds[threadIdx.x];
   if constexpr (chain_detail::has_prepare<Op>::value) {
     x = Op::prepare(x, a, b);
     __syncthreads();
   }
+  if (threadIdx.x == 0) every_sm::start_line(slots);
+  __syncthreads();
   long long short_cycles = 0, long_cycles = 0;
 #pragma unroll 1
   for (int pass = 0; pass < 2; ++pass) {
@@ -101,40 +127,44 @@ __global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U
     short_cycles = t1 - t0;
     long_cycles = t2 - t1;
   }
-  if (threadIdx.x == 0) {
-    cycles[0] = short_cycles;
-    cycles[1] = long_cycles;
-  }
-  sink[threadIdx.x] = x;  // the chain's result is live
+  if (threadIdx.x == 0) slots.cycles[sm] = long_cycles - short_cycles;
+  sink[blockIdx.x * blockDim.x + threadIdx.x] = x;  // the chain's result is live
 }
 
-// Per-step cycles of one Op: median over launches of (T(2N) - T(N)) / N.
+// Per-step cycles of one Op in every SM: per launch the median over the SMs of
+// (T(2N) - T(N)) / N, then over launches (placement.hpp).
 template <class Op>
-std::vector<double> chain_step_samples(const ProbeContext& ctx) {
+placement::Summary chain_step_summary(const ProbeContext& ctx) {
   using T = typename Op::T;
   constexpr int n = chain_detail::length<Op>::value;
   constexpr int threads = chain_detail::threads<Op>::value;
+  every_sm::SlotSet slots(ctx.device.sm_count);
+  const std::vector<unsigned long long> no_starts(static_cast<std::size_t>(slots.sm_count()), 0);
   DeviceBuffer<T> seeds(std::vector<T>(threads, Op::seed()));
-  DeviceBuffer<T> sink(threads);
-  DeviceBuffer<long long> cycles(2);
+  DeviceBuffer<T> sink(static_cast<std::size_t>(slots.grid()) * threads);
   const typename Op::U a = Op::operand_a(), b = Op::operand_b();
   const unsigned live = 1;  // the guard predicate: true, but only at run time
   auto launch = [&] {
-    chain_latency_kernel<Op><<<1, threads>>>(seeds.get(), a, b, live, sink.get(), cycles.get());
+    chain_latency_kernel<Op><<<slots.grid(), threads>>>(seeds.get(), a, b, live, sink.get(), slots.arm(no_starts));
     GC_CUDA_CHECK_LAUNCH();
+    return slots.collect(n);
   };
   launch();  // warm-up: module load, instruction cache
+  std::vector<placement::Launch> launches;
   RepeatPolicy policy;
   policy.min_samples = ctx.quick ? 3 : 7;
   policy.max_samples = ctx.quick ? 5 : 31;
   policy.max_rel_mad = 0.001;
-  return repeat_until_stable(
+  repeat_until_stable(
       [&] {
-        launch();
-        const auto c = cycles.download();
-        return static_cast<double>(c[1] - c[0]) / n;
+        launches.push_back(launch());
+        std::vector<double> per_sm;
+        for (const placement::Reading& r : launches.back().readings) per_sm.push_back(r.value);
+        if (per_sm.empty()) throw std::runtime_error("a chain launch measured no SM");
+        return median(per_sm);
       },
       policy);
+  return placement::summarize(launches, "SM");
 }
 
 // The SASS opcodes between the clock reads of an Op's chain kernel.
@@ -147,20 +177,22 @@ template <class Op>
 Measurement measure_chain_latency(const ProbeContext& ctx) {
   using Glue = typename chain_detail::glue<Op>::type;
   constexpr int n = chain_detail::length<Op>::value;
-  Measurement m;
-  m.samples = chain_step_samples<Op>(ctx);
-  m.unit = "cycles";
-  std::string method = fmt::format("dependent chain, (T({}) - T({})) / {}, {} thread(s), median of launches", 2 * n,
-                                   n, n, chain_detail::threads<Op>::value);
+  std::string method = fmt::format(
+      "dependent chain, (T({}) - T({})) / {}, {} thread(s), in every SM at once: median over SMs, then over launches",
+      2 * n, n, n, chain_detail::threads<Op>::value);
+  double glue = 0;
   if constexpr (!std::is_void_v<Glue>) {
-    const double glue = median(chain_step_samples<Glue>(ctx));
-    for (double& s : m.samples) s -= glue;
-    method += fmt::format("; minus {:.3f} cycles of the feedback instruction, measured by its own chain", glue);
-    m.note("glue_sass", chain_sass<Glue>(ctx));
+    glue = chain_step_summary<Glue>(ctx).value;
+    method += fmt::format(
+        "; minus {:.3f} cycles of the feedback instruction, measured by its own chain (the per-SM "
+        "note and series are before the subtraction)",
+        glue);
   }
-  m.value = median(m.samples);
+  Measurement m = placement::to_measurement(chain_step_summary<Op>(ctx), method);
+  for (double& s : m.samples) s -= glue;
+  m.value -= glue;
   m.sm_clock_mhz = measure_sm_clock_mhz(500);
-  m.note("method", method);
+  if constexpr (!std::is_void_v<Glue>) m.note("glue_sass", chain_sass<Glue>(ctx));
   if constexpr (chain_detail::has_body<Op>::value) m.note("ptx", Op::kBody);
   m.note("sass", chain_sass<Op>(ctx));
   return m;
