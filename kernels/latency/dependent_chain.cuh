@@ -2,15 +2,13 @@
 #pragma once
 // The dependent-chain mechanism behind every instruction-latency probe.
 //
-// One thread (or one warp, for warp-wide instructions) in every SM at once
-// (chain_latency_kernel says why) runs a fully unrolled
+// One thread (or one warp, for warp-wide instructions) runs a fully unrolled
 // chain in which each step consumes the previous step's result, so a step
 // issues only when its predecessor completes. Timing chains of N and 2N steps
 // in the same launch and dividing the difference by N cancels the clock-read
 // and loop overhead and the last step's unobserved tail. The sequence runs
-// twice per launch and only the second pass counts, so the first fetch of the
-// code and operand loads stay out (a chain longer than the instruction cache
-// fetches on every pass: chain_latency_kernel).
+// twice per launch and only the second pass counts, so instruction-cache
+// misses and operand loads stay out.
 //
 // Why the chain cannot be shortened: NVVM may not touch volatile inline PTX,
 // but ptxas optimises PTX like any other code, and it does fuse consecutive
@@ -81,41 +79,21 @@ __device__ __forceinline__ typename Op::T run_chain(typename Op::T x, const type
   return x;
 }
 
-// One measuring block per SM (common/every_sm.cuh): its thread 0 writes
-// T(2N) - T(N) of the second pass into the SM's slot. Each thread loads its
-// seed from seeds[threadIdx.x]: a value that ptxas cannot prove warp-uniform
-// stays in vector registers, so the chain runs on the SM's vector pipes and not
-// on the uniform datapath (which it would otherwise choose for values derived
-// from kernel parameters only).
-//
-// Why every SM and not one block: a chain is the same instruction sequence on
-// every SM, but not every SM times it the same. A chain whose unrolled code
-// outgrows the instruction cache fetches from farther out, and that costs more
-// on some SMs than on others: latency.alu.sad.u64 read 22.08 cycles on most
-// SMs of two H200s and up to 28-30 on a few, and the one block of the old
-// method landed on such an SM on those two boards only (25.875 in every
-// sample). The median over the SMs of one launch is the part's latency,
-// wherever the scheduler puts a single block.
+// cycles[0] = N-step cycles, cycles[1] = 2N-step cycles, both of the second
+// pass. Each thread loads its seed from seeds[threadIdx.x]: a value that ptxas
+// cannot prove warp-uniform stays in vector registers, so the chain runs on
+// the SM's vector pipes and not on the uniform datapath (which it would
+// otherwise choose for values derived from kernel parameters only).
 template <class Op>
-__global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U a, typename Op::U b, unsigned live,
-                                     typename Op::T* sink, every_sm::Slots slots) {
+__device__ __forceinline__ void chain_latency_body(const typename Op::T* seeds, typename Op::U a, typename Op::U b,
+                                                   unsigned live, typename Op::T* sink, long long* cycles) {
   using T = typename Op::T;
   constexpr int n = chain_detail::length<Op>::value;
-  __shared__ bool measures;
-  __shared__ unsigned sm;
-  if (threadIdx.x == 0) {
-    sm = every_sm::smid();
-    measures = every_sm::claim(slots, sm);
-  }
-  __syncthreads();
-  if (!measures) return;  // the whole block: another block measures this SM
   T x = seeds[threadIdx.x];
   if constexpr (chain_detail::has_prepare<Op>::value) {
     x = Op::prepare(x, a, b);
     __syncthreads();
   }
-  if (threadIdx.x == 0) every_sm::start_line(slots);
-  __syncthreads();
   long long short_cycles = 0, long_cycles = 0;
 #pragma unroll 1
   for (int pass = 0; pass < 2; ++pass) {
@@ -127,72 +105,157 @@ __global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U
     short_cycles = t1 - t0;
     long_cycles = t2 - t1;
   }
-  if (threadIdx.x == 0) slots.cycles[sm] = long_cycles - short_cycles;
-  sink[blockIdx.x * blockDim.x + threadIdx.x] = x;  // the chain's result is live
+  if (threadIdx.x == 0) {
+    cycles[0] = short_cycles;
+    cycles[1] = long_cycles;
+  }
+  sink[threadIdx.x] = x;  // the chain's result is live
 }
 
-// Per-step cycles of one Op in every SM: per launch the median over the SMs of
-// (T(2N) - T(N)) / N, then over launches (placement.hpp).
+// One block: wherever the scheduler puts it (the value every SM reads alike).
 template <class Op>
-placement::Summary chain_step_summary(const ProbeContext& ctx) {
+__global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U a, typename Op::U b, unsigned live,
+                                     typename Op::T* sink, long long* cycles) {
+  chain_latency_body<Op>(seeds, a, b, live, sink, cycles);
+}
+
+// Ops whose chain does not read alike on every SM opt in (a specialisation
+// deriving from std::true_type next to the Op) and are timed on each SM alone
+// in turn. Why: a chain whose unrolled code outgrows the instruction cache
+// fetches on every pass, and that costs more on some SMs: latency.alu.sad.u64
+// timed alone on each SM read about 22 cycles on most SMs and 28-30 on a few,
+// and the single block landed on such an SM on two H200s only (25.875 in every
+// sample, where every other board read 22.078). One SM at a time, because the
+// same chain run on every SM at once contends for those fetches (median 23.8,
+// spread 21.9-27.4 on an H200) and because the every-SM kernel compiles the
+// other Ops' chains to other SASS (their values moved by up to 7 %).
+template <class Op>
+struct times_each_sm : std::false_type {};
+
+// The body on SM `target` only: the first block that finds itself there
+// (claim[0] counts them) measures; every other block leaves at once.
+template <class Op>
+__global__ void chain_latency_on_sm_kernel(const typename Op::T* seeds, typename Op::U a, typename Op::U b,
+                                           unsigned live, typename Op::T* sink, long long* cycles, unsigned target,
+                                           unsigned* claim) {
+  __shared__ bool measures;
+  if (threadIdx.x == 0) measures = every_sm::smid() == target && atomicAdd(claim, 1u) == 0u;
+  __syncthreads();
+  if (measures) chain_latency_body<Op>(seeds, a, b, live, sink, cycles);
+}
+
+// Per-step cycles of one Op: median over launches of (T(2N) - T(N)) / N.
+template <class Op>
+std::vector<double> chain_step_samples(const ProbeContext& ctx) {
   using T = typename Op::T;
   constexpr int n = chain_detail::length<Op>::value;
   constexpr int threads = chain_detail::threads<Op>::value;
-  every_sm::SlotSet slots(ctx.device.sm_count);
-  const std::vector<unsigned long long> no_starts(static_cast<std::size_t>(slots.sm_count()), 0);
   DeviceBuffer<T> seeds(std::vector<T>(threads, Op::seed()));
-  DeviceBuffer<T> sink(static_cast<std::size_t>(slots.grid()) * threads);
+  DeviceBuffer<T> sink(threads);
+  DeviceBuffer<long long> cycles(2);
   const typename Op::U a = Op::operand_a(), b = Op::operand_b();
   const unsigned live = 1;  // the guard predicate: true, but only at run time
   auto launch = [&] {
-    chain_latency_kernel<Op><<<slots.grid(), threads>>>(seeds.get(), a, b, live, sink.get(), slots.arm(no_starts));
+    chain_latency_kernel<Op><<<1, threads>>>(seeds.get(), a, b, live, sink.get(), cycles.get());
     GC_CUDA_CHECK_LAUNCH();
-    return slots.collect(n);
   };
   launch();  // warm-up: module load, instruction cache
-  std::vector<placement::Launch> launches;
   RepeatPolicy policy;
   policy.min_samples = ctx.quick ? 3 : 7;
   policy.max_samples = ctx.quick ? 5 : 31;
   policy.max_rel_mad = 0.001;
+  return repeat_until_stable(
+      [&] {
+        launch();
+        const auto c = cycles.download();
+        return static_cast<double>(c[1] - c[0]) / n;
+      },
+      policy);
+}
+
+// Per-step cycles of an Op that times each SM alone (times_each_sm): one sweep
+// times every SM in turn; per sweep the median over the SMs, then over sweeps
+// (placement.hpp). An SM no block landed on in a sweep is reported missing.
+template <class Op>
+placement::Summary chain_sweep_summary(const ProbeContext& ctx) {
+  using T = typename Op::T;
+  constexpr int n = chain_detail::length<Op>::value;
+  constexpr int threads = chain_detail::threads<Op>::value;
+  const int sms = ctx.device.sm_count;
+  DeviceBuffer<T> seeds(std::vector<T>(threads, Op::seed()));
+  DeviceBuffer<T> sink(threads);
+  DeviceBuffer<long long> cycles(2);
+  DeviceBuffer<unsigned> claim(1);
+  const typename Op::U a = Op::operand_a(), b = Op::operand_b();
+  const unsigned live = 1;  // the guard predicate: true, but only at run time
+  auto sweep = [&] {
+    placement::Launch l;
+    l.expected = sms;
+    for (int sm = 0; sm < sms; ++sm) {
+      claim.poison(0);
+      chain_latency_on_sm_kernel<Op><<<every_sm::kBlocksPerSm * sms, threads>>>(
+          seeds.get(), a, b, live, sink.get(), cycles.get(), static_cast<unsigned>(sm), claim.get());
+      GC_CUDA_CHECK_LAUNCH();
+      if (claim.download()[0] == 0) continue;  // no block landed there this time
+      const auto c = cycles.download();
+      l.readings.push_back({sm, sm, static_cast<double>(c[1] - c[0]) / n, fmt::format("SM {}", sm)});
+    }
+    return l;
+  };
+  sweep();  // warm-up: module load, instruction caches
+  std::vector<placement::Launch> sweeps;
+  RepeatPolicy policy;
+  policy.min_samples = ctx.quick ? 3 : 7;
+  policy.max_samples = ctx.quick ? 5 : 15;
+  policy.max_rel_mad = 0.001;
   repeat_until_stable(
       [&] {
-        launches.push_back(launch());
+        sweeps.push_back(sweep());
         std::vector<double> per_sm;
-        for (const placement::Reading& r : launches.back().readings) per_sm.push_back(r.value);
-        if (per_sm.empty()) throw std::runtime_error("a chain launch measured no SM");
+        for (const placement::Reading& r : sweeps.back().readings) per_sm.push_back(r.value);
+        if (per_sm.empty()) throw std::runtime_error("a chain sweep timed no SM");
         return median(per_sm);
       },
       policy);
-  return placement::summarize(launches, "SM");
+  return placement::summarize(sweeps, "SM");
 }
 
-// The SASS opcodes between the clock reads of an Op's chain kernel.
+// The SASS opcodes between the clock reads of the kernel that times an Op.
 template <class Op>
 std::string chain_sass(const ProbeContext& ctx) {
-  return sass::timed_region_note(reinterpret_cast<const void*>(&chain_latency_kernel<Op>), ctx.device.arch());
+  const void* kernel = nullptr;
+  if constexpr (times_each_sm<Op>::value)
+    kernel = reinterpret_cast<const void*>(&chain_latency_on_sm_kernel<Op>);
+  else
+    kernel = reinterpret_cast<const void*>(&chain_latency_kernel<Op>);
+  return sass::timed_region_note(kernel, ctx.device.arch());
 }
 
 template <class Op>
 Measurement measure_chain_latency(const ProbeContext& ctx) {
   using Glue = typename chain_detail::glue<Op>::type;
   constexpr int n = chain_detail::length<Op>::value;
-  std::string method = fmt::format(
-      "dependent chain, (T({}) - T({})) / {}, {} thread(s), in every SM at once: median over SMs, then over launches",
-      2 * n, n, n, chain_detail::threads<Op>::value);
-  double glue = 0;
-  if constexpr (!std::is_void_v<Glue>) {
-    glue = chain_step_summary<Glue>(ctx).value;
-    method += fmt::format(
-        "; minus {:.3f} cycles of the feedback instruction, measured by its own chain (the per-SM "
-        "note and series are before the subtraction)",
-        glue);
+  Measurement m;
+  std::string method = fmt::format("dependent chain, (T({}) - T({})) / {}, {} thread(s), ", 2 * n, n, n,
+                                   chain_detail::threads<Op>::value);
+  if constexpr (times_each_sm<Op>::value) {
+    method += "timed on each SM alone in turn: median over SMs per sweep, then over sweeps";
+    m = placement::to_measurement(chain_sweep_summary<Op>(ctx), method);
+  } else {
+    method += "median of launches";
+    m.samples = chain_step_samples<Op>(ctx);
+    m.unit = "cycles";
   }
-  Measurement m = placement::to_measurement(chain_step_summary<Op>(ctx), method);
-  for (double& s : m.samples) s -= glue;
-  m.value -= glue;
+  if constexpr (!std::is_void_v<Glue>) {
+    const double glue = median(chain_step_samples<Glue>(ctx));
+    for (double& s : m.samples) s -= glue;
+    method += fmt::format("; minus {:.3f} cycles of the feedback instruction, measured by its own chain{}", glue,
+                          times_each_sm<Op>::value ? " (the per_sm note and series are before it)" : "");
+    m.note("glue_sass", chain_sass<Glue>(ctx));
+  }
+  m.value = median(m.samples);
   m.sm_clock_mhz = measure_sm_clock_mhz(500);
-  if constexpr (!std::is_void_v<Glue>) m.note("glue_sass", chain_sass<Glue>(ctx));
+  m.note("method", method);
   if constexpr (chain_detail::has_body<Op>::value) m.note("ptx", Op::kBody);
   m.note("sass", chain_sass<Op>(ctx));
   return m;
