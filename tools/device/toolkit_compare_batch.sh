@@ -22,7 +22,10 @@
 # Exit: 0 done, 1 the 12.4 configure, build or run failed (the log says which step), 2 unusable.
 # The 13.0 run goes first; the build has BUILD_LIMIT seconds (420), so that the whole call
 # fits a 600 s command with the 12.4 run, compare and SASS after it.
-# Usage: [DEVICE=0] [JOBS=16] [BUILD_LIMIT=420] tools/device/toolkit_compare_batch.sh BUILD_DIR
+# PREBUILT12=PATH skips steps 2-3: a gpuconform binary built with nvcc 12.4 on the CPU machine
+# (docs/toolkit-upgrade.md, "Building with an older toolkit"; the same shared libraries as the
+# 13.0 build), carried with the tree; the node then spends no build time.
+# Usage: [DEVICE=0] [JOBS=16] [BUILD_LIMIT=420] [PREBUILT12=PATH] tools/device/toolkit_compare_batch.sh BUILD_DIR
 . "$(dirname "$0")/prelude.sh" "${1:-}" toolkit-log.txt
 DEVICE=${DEVICE:-0}
 JOBS=${JOBS:-16}
@@ -62,6 +65,19 @@ run_side() {  # run_side TAG BINARY
 }
 run_side cuda13 "$G"
 
+if [ -n "${PREBUILT12:-}" ]; then
+  step "the prebuilt CUDA 12.4 binary $PREBUILT12"
+  ok12=1
+  if [ -x "$PREBUILT12" ] && "$PREBUILT12" --version; then
+    G12=$PREBUILT12
+    ldd "$G12" | grep -E 'cuda|fmt|mpfr|gmp|lzma|not found'
+    "$G12" list --arch sm_90 --level long 2> /dev/null | grep -F 'built with CUDA' > "$R/build-gaps-cuda12.txt"
+    echo "$(wc -l < "$R/build-gaps-cuda12.txt") probes unsupported by this build (toolkit/build-gaps-cuda12.txt)"
+  else
+    fail12 "PREBUILT12=$PREBUILT12 is not a gpuconform binary that runs here"
+    ok12=0
+  fi
+else
 # -- 2. unpack ---------------------------------------------------------------------------
 TK=$WORK/cuda-12.4
 DEPS=$WORK/deps/usr
@@ -159,6 +175,8 @@ if [ "$ok12" = 1 ]; then
     echo "$(wc -l < "$R/build-gaps-cuda12.txt") probes unsupported by this build (toolkit/build-gaps-cuda12.txt):"
     cut -c1-220 "$R/build-gaps-cuda12.txt" | head -5
   fi
+fi
+
 fi
 
 # -- 4b. the CUDA 12.4 run
