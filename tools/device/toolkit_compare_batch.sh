@@ -228,7 +228,7 @@ if [ -x "$CUOBJDUMP" ]; then
     echo "$side: $(grep -c 'Function :' "$R/sass-$side.txt") scalar kernels"
   done
   [ -s "$R/sass-cuda12.txt" ] && python3 - "$R/sass-cuda13.txt" "$R/sass-cuda12.txt" << 'PY' | tee "$R/sass-diff.txt"
-import collections, re, sys
+import collections, re, subprocess, sys
 def kernels(p):
     out, name = {}, None
     for line in open(p):
@@ -239,7 +239,18 @@ def kernels(p):
         if name and m:  # the instruction without address or encoding; branch targets relative
             out[name].append(re.sub(r"0x[0-9a-f]+", "0x_", m.group(1)))
     return out
-a, b = kernels(sys.argv[1]), kernels(sys.argv[2])
+def demangled(k):
+    # The mangled names carry each build's anonymous-namespace hash (and CUDA 13 adds an internal-
+    # linkage marker), so the same kernel has another name in each build: pair them demangled,
+    # where an anonymous namespace is "(anonymous namespace)". c++filt comes with binutils.
+    names = list(k)
+    try:
+        plain = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
+                               check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return k
+    return {p: k[n] for n, p in zip(names, plain)} if len(plain) == len(names) else k
+a, b = demangled(kernels(sys.argv[1])), demangled(kernels(sys.argv[2]))
 ops = lambda ins: collections.Counter(i.split()[0] if not i.startswith("@") else i.split()[1] for i in ins)
 changed = [k for k in sorted(a) if k in b and a[k] != b[k]]
 print(f"{len(changed)} of {len(set(a) & set(b))} scalar kernels have other SASS under CUDA 12.4"
@@ -254,7 +265,8 @@ else
   echo "no cuobjdump on this node: no SASS comparison"
 fi
 
-tar -C "$OUT" -czf "$OUT/toolkit.tgz" toolkit
+# The whole SASS listings (about 20 MB compressed) stay on the node; sass-diff.txt holds what changed.
+tar -C "$OUT" -czf "$OUT/toolkit.tgz" --exclude='sass-cuda1*.txt' toolkit
 ls -la "$OUT"
 [ "$status" = 0 ] && echo "toolkit comparison done" || echo "toolkit comparison: the CUDA 12.4 side failed (above)"
 exit "$status"
