@@ -5,7 +5,6 @@
 # reasons, and every other probe must still get its normal verdict.
 #
 #   selftest_run.sh faults|continues GPUCONFORM WORK_DIR
-#   selftest_run.sh gtest_watchdog GPU_TEST_BINARY WORK_DIR
 #
 # And self-test fault injection (docs/selftest.md): the suite must fail a GPU made to lose SMs
 # or HBM bandwidth, and pass it without injection.
@@ -21,8 +20,8 @@
 #                  with the same probe SMs and no thief (GPUCONFORM_SELFTEST_SM_LIMIT alone)
 #   no_injection   the same probes without injection: exit 0
 #
-# Only gtest_watchdog runs the GPU test binary, which takes its GPU from ctest's resource
-# allocation: its ctest test declares RESOURCE_GROUPS gpus:1 (tests/CMakeLists.txt).
+# The GPU test binary's isolation (a hang or a fault fails alone, the group goes on) is
+# tests/gpu/gtest_isolation.sh's.
 # Exit 0 checked, 1 a check failed, 77 skipped (no GPU here).
 set -u
 export LC_ALL=C  # sort and join must collate alike (join refuses "unsorted" input otherwise)
@@ -227,18 +226,6 @@ PY
       expect_normal latency.alu.fma.rn.f32
       expect_normal throughput.hbm.read  # sorts after selftest.*: it runs after both faults
     fi
-    ;;
-  gtest_watchdog)
-    # ctest's allocation, if any, for the output of a failure ("id:N,slots:1": GPU N).
-    env | grep '^CTEST_RESOURCE_GROUP' | sort
-    GPUCONFORM_PROBE_TIMEOUT=5 GPUCONFORM_RECORD=$record timeout 120 "$binary" \
-      --gtest_filter='Selftest.hang' >"$out" 2>&1
-    code=$?
-    cat "$out"
-    grep -q "GPU tests need an NVIDIA GPU" "$out" && { echo "skipped: no GPU here"; exit 77; }
-    [ "$code" = 1 ] || fail "exit code $code, expected 1 (124 means the watchdog did not fire)"
-    grep -q "timed out after 5 s" "$out" || fail "no 'timed out after 5 s' in the output"
-    expect selftest.hang fail "timed out after 5 s"
     ;;
   *) echo "unknown mode $mode"; exit 2 ;;
 esac

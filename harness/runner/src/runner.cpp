@@ -16,11 +16,9 @@
 #include "gpuconform/run_record.hpp"
 
 namespace gpuconform {
-namespace {
 
-// The parent's view of a worker's record line: enough for the summary table
-// and JUnit (the line goes to the run record as the worker wrote it, plus the
-// run's level and, at --level long, which run it was).
+// run_gpus hands the line itself to the run record as the worker wrote it, plus the run's
+// level and, at --level long, which run it was.
 TestResult result_from_record(const Probe* probe, const nlohmann::json& record, const ExpectationSet& expectations) {
   TestResult r;
   r.probe = probe;
@@ -46,6 +44,8 @@ TestResult result_from_record(const Probe* probe, const nlohmann::json& record, 
     if (const Expectation* e = expectations.find(probe->id)) r.expectation = *e;
   return r;
 }
+
+namespace {
 
 WorkerArgs base_worker_args(int index, const RunnerConfig& config) {
   WorkerArgs base;

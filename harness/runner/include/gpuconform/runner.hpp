@@ -154,6 +154,11 @@ std::vector<OpenedGpu> open_gpus(const std::vector<int>& indices, const std::vec
 // A listener that throws stops its GPU; the exception is rethrown once every GPU is done.
 std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerConfig& config, RunEvents& events);
 
+// The parent's view of a worker's record line (a `finished` event): verdict, reason,
+// seconds and measurement, with `probe` and its expectation in `expectations`; enough for
+// the summary, JUnit and gtest's properties (the line itself goes to the run record).
+TestResult result_from_record(const Probe* probe, const nlohmann::json& record, const ExpectationSet& expectations);
+
 // The worker side: `gpuconform worker --report-fd 3 --device N ... --probe ID...`.
 struct WorkerArgs {
   int report_fd = WorkerProcess::kReportFd;
@@ -168,6 +173,11 @@ struct WorkerArgs {
 };
 // Command-line arguments (after the worker command) that make a worker of `args`.
 std::vector<std::string> worker_arguments(const WorkerArgs& args);
+// The inverse, for every binary that can be a worker (`gpuconform worker`, `gpuconform_gpu_tests
+// worker`): `args` as worker_arguments writes them (each option and its value, or
+// `--option=value`), plus the supervisor's `--own-pid N`. --report-fd and --device are
+// required. Throws std::invalid_argument naming a missing, unknown or malformed argument.
+WorkerArgs parse_worker_arguments(const std::vector<std::string>& args);
 // Runs in the worker process; returns its exit code (kWorkerExit*).
 int run_worker(const WorkerArgs& args);
 
