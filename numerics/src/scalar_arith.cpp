@@ -30,7 +30,7 @@ std::vector<ScalarArith> make_table() {
     bool ftz;
   } forms[] = {{&ref::kFp16, "f16", 1, false},  {&ref::kFp16, "f16", 1, true},   {&ref::kFp16, "f16x2", 2, false},
                {&ref::kFp16, "f16x2", 2, true}, {&ref::kBf16, "bf16", 1, false}, {&ref::kBf16, "bf16x2", 2, false}};
-  for (ArithOp op : {ArithOp::add, ArithOp::mul, ArithOp::fma})
+  for (ArithOp op : {ArithOp::add, ArithOp::sub, ArithOp::mul, ArithOp::fma})
     for (const auto& form : forms) {
       const std::string ptx = fmt::format("{}.rn{}.{}", arith_op_name(op), form.ftz ? ".ftz" : "", form.type);
       const ref::scalar::Target target =
@@ -91,7 +91,7 @@ const char* const kArithCitation =
     "sign-preserving zero; docs.nvidia.com/cuda/parallel-thread-execution/#floating-point-instructions";
 
 const char* const kHalfArithCitation =
-    "cite:PTX ISA, Half Precision Floating-Point Instructions: add, mul and fma .rn on .f16, "
+    "cite:PTX ISA, Half Precision Floating-Point Instructions: add, sub, mul and fma .rn on .f16, "
     ".f16x2, .bf16 and .bf16x2 round to nearest even (IEEE 754-2019 4.3), fma computes a * b + c in infinite "
     "precision and rounds once; .ftz flushes subnormal inputs and results to sign-preserving zero; "
     "docs.nvidia.com/cuda/parallel-thread-execution/#half-precision-floating-point-instructions";

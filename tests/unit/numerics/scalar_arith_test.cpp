@@ -94,7 +94,7 @@ const ref::FloatFormat& format_of(const ArithSpec& s) {
 }
 
 TEST(ScalarArith, TableHasEveryOpRoundingAndFtz) {
-  EXPECT_EQ(scalar_arith().size(), 7u * 4 * 2 + 3 * 6);
+  EXPECT_EQ(scalar_arith().size(), 7u * 4 * 2 + 4 * 6);
   std::set<std::string> ids;
   for (const ScalarArith& r : scalar_arith()) {
     EXPECT_EQ(r.id, "numeric.scalar." + r.ptx);
@@ -108,6 +108,8 @@ TEST(ScalarArith, TableHasEveryOpRoundingAndFtz) {
     EXPECT_EQ(find_scalar_arith(r.id), &r);
   }
   EXPECT_EQ(find_scalar_arith("numeric.scalar.add.rn.bf16")->min_cc, 90);
+  EXPECT_EQ(find_scalar_arith("numeric.scalar.sub.rn.bf16x2")->min_cc, 90);
+  EXPECT_EQ(find_scalar_arith("numeric.scalar.sub.rn.ftz.f16")->spec.op, ArithOp::sub);
   EXPECT_EQ(find_scalar_arith("numeric.scalar.fma.rn.bf16x2")->min_cc, 80);
   EXPECT_EQ(find_scalar_arith("numeric.scalar.mul.rn.ftz.f16x2")->min_cc, 75);
   for (const char* id : {"numeric.scalar.div.rn.f32", "numeric.scalar.fma.rm.ftz.f32", "numeric.scalar.rcp.rp.f32",
@@ -152,6 +154,11 @@ TEST(ScalarArith, KnownResults) {
   EXPECT_EQ(ref("numeric.scalar.add.rm.f32", 0x3f800000u, 0xbf800000u), 0x80000000u);  // ... -0 under .rm
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x80000000u, 0x80000000u), 0x80000000u);  // -0 + -0
   EXPECT_EQ(ref("numeric.scalar.sub.rp.f32", 0x80000000u, 0x00000000u), 0x80000000u);  // -0 - +0
+  EXPECT_EQ(ref("numeric.scalar.sub.rn.f16", 0x3c00u, 0x3c00u), 0x0000u);              // 1 - 1 = +0
+  EXPECT_EQ(ref("numeric.scalar.sub.rn.f16", 0x8000u, 0x0000u), 0x8000u);              // -0 - +0 = -0
+  EXPECT_EQ(ref("numeric.scalar.sub.rn.bf16", 0x3f80u, 0x3b80u), 0x3f7fu);             // 1 - 2^-8, exact
+  EXPECT_EQ(ref("numeric.scalar.sub.rn.bf16", 0x3f80u, 0x3b00u), 0x3f80u);             // 1 - 2^-9: a tie, to even
+  EXPECT_EQ(ref("numeric.scalar.sub.rn.ftz.f16", 0x0400u, 0x0001u), 0x0400u);          // the subnormal flushed
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x7f7fffffu, 0x7f7fffffu), 0x7f800000u);  // overflow
   EXPECT_EQ(ref("numeric.scalar.add.rz.f32", 0x7f7fffffu, 0x7f7fffffu), 0x7f7fffffu);
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x7f800000u, 0xff800000u), 0x7fffffffu);  // inf - inf

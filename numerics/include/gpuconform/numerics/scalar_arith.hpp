@@ -343,11 +343,11 @@ struct ScalarArith {
   std::string id;   // "numeric.scalar.div.rn.ftz.f32"
   std::string ptx;  // "div.rn.ftz.f32"
   ArithSpec spec;
-  int min_cc = 75;  // bf16 fma: 80, bf16 add and mul: 90
+  int min_cc = 75;  // bf16 fma: 80, bf16 add, sub and mul: 90
 };
 
 // Every binary32 op x {rn, rz, rm, rp} x {-, ftz}, then the f16, f16x2, bf16 and bf16x2
-// add, mul and fma at .rn (f16 with and without .ftz), in registration order.
+// add, sub, mul and fma at .rn (f16 with and without .ftz), in registration order.
 const std::vector<ScalarArith>& scalar_arith();
 const ScalarArith* find_scalar_arith(std::string_view id);
 
