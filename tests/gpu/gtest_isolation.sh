@@ -17,8 +17,8 @@ set -u
 export LC_ALL=C
 binary=$1 dir=$2 python=${3-} fake=${4-}
 rm -rf "$dir" && mkdir -p "$dir"
-failures=0
-fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
+# shellcheck source-path=SCRIPTDIR source=record_checks.sh
+. "$(dirname "$0")/record_checks.sh"
 if [ -n "$fake" ]; then
   # The binary starts its workers as one program without arguments of its own.
   export GPUCONFORM_GPU_TESTS_FAKE_WORKER=$dir/worker GPUCONFORM_FAKE_WORKER_LOG=$dir/workers.log
@@ -28,15 +28,6 @@ if [ -n "$fake" ]; then
   for v in $(env | grep -o '^CTEST_RESOURCE_GROUP[A-Z_0-9]*'); do unset "$v"; done
 fi
 unset GPUCONFORM_DEVICE GPUCONFORM_PROBE_TIMEOUT GPUCONFORM_QUICK GPUCONFORM_OVERLAY
-line_of() { grep -F "\"probe\":\"$1\"" "$record" | tail -n 1; }
-# The probe's record line holds the verdict and a reason matching the regex.
-expect() {
-  local probe=$1 verdict=$2 reason=$3 line
-  line=$(line_of "$probe")
-  [ -n "$line" ] || { fail "$probe has no verdict in $record"; return; }
-  grep -q "\"verdict\":\"$verdict\"" <<<"$line" || fail "$probe: expected verdict $verdict: $line"
-  grep -Eq "\"reason\":\"([^\"\\\\]|\\\\.)*($reason)" <<<"$line" || fail "$probe: reason does not match '$reason': $line"
-}
 
 # A hang, a lost context and a wrong answer, then a real probe, in one process.
 record=$dir/run.jsonl out=$dir/output.txt
@@ -60,8 +51,7 @@ expect selftest.hang fail "timed out after 5 s; the worker process was killed"
 grep -q "GPUCONFORM_PROBE_TIMEOUT" <<<"$(line_of selftest.hang)" || fail "the time-out does not name GPUCONFORM_PROBE_TIMEOUT"
 expect selftest.illegal_address fail "cudaErrorIllegalAddress|cudaErrorLaunchFailure"
 expect selftest.wrong_answer fail "524801"
-line=$(line_of throughput.hbm.read)
-grep -Eq '"verdict":"(pass|warn|skip)"' <<<"$line" || fail "throughput.hbm.read did not get its normal verdict: $line"
+expect_normal throughput.hbm.read
 
 if [ -n "$fake" ]; then
   # A describe worker, the first worker (killed in the hang), a fresh one after it (ended by

@@ -30,24 +30,8 @@ rm -rf "$dir" && mkdir -p "$dir"
 record=$dir/run.jsonl out=$dir/output.txt
 export GPUCONFORM_SELFTEST=1
 unset GPUCONFORM_SELFTEST_SM_LIMIT GPUCONFORM_SELFTEST_HBM_THIEF  # injection only where a mode sets it
-failures=0
-fail() { echo "FAILED: $*"; failures=$((failures + 1)); }
-line_of() { grep -F "\"probe\":\"$1\"" "$record" | tail -n 1; }
-# The probe's record line holds the verdict and a reason matching the regex.
-expect() {
-  local probe=$1 verdict=$2 reason=$3 line
-  line=$(line_of "$probe")
-  [ -n "$line" ] || { fail "$probe has no verdict in $record"; return; }
-  grep -q "\"verdict\":\"$verdict\"" <<<"$line" || fail "$probe: expected verdict $verdict: $line"
-  grep -Eq "\"reason\":\"([^\"\\\\]|\\\\.)*($reason)" <<<"$line" || fail "$probe: reason does not match '$reason': $line"
-}
-# A real probe's verdict is its own: pass/warn/skip, never a runner-made failure.
-expect_normal() {
-  local line
-  line=$(line_of "$1")
-  [ -n "$line" ] || { fail "$1 has no verdict in $record"; return; }
-  grep -Eq '"verdict":"(pass|warn|skip)"' <<<"$line" || fail "$1 did not get its normal verdict: $line"
-}
+# shellcheck source-path=SCRIPTDIR source=record_checks.sh
+. "$(dirname "$0")/record_checks.sh"
 skip_without_gpu() {
   if grep -Eq "no usable CUDA device|no CUDA device found" "$out"; then
     echo "skipped: no GPU here ($(grep -Eo '(no usable CUDA device|no CUDA device found)[^;]*' "$out" | head -n 1))"
