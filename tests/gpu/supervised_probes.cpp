@@ -6,19 +6,6 @@
 #include "gpuconform/run_record.hpp"
 
 namespace gpuconform::gpu_tests {
-namespace {
-
-// The supervisor words a time-out for `gpuconform run`, whose limit is --probe-timeout;
-// this binary's is GPUCONFORM_PROBE_TIMEOUT.
-std::string in_this_binarys_terms(std::string reason) {
-  const std::string option = "--probe-timeout";
-  if (reason.rfind(kProbeTimeoutPrefix, 0) == 0)
-    if (const std::size_t at = reason.find(option); at != std::string::npos)
-      reason.replace(at, option.size(), "GPUCONFORM_PROBE_TIMEOUT");
-  return reason;
-}
-
-}  // namespace
 
 SupervisedProbes::SupervisedProbes(const Session& session, std::optional<double> timeout_s, std::vector<Batch> batches)
     : session_(session), timeout_s_(timeout_s), thread_([this, batches = std::move(batches)] { run(batches); }) {}
@@ -65,6 +52,7 @@ void SupervisedProbes::run_batch(const Batch& batch) {
     ids.push_back(p->id);
   }
   ProbeSupervision hooks;
+  hooks.raise_limit_with = "GPUCONFORM_PROBE_TIMEOUT";  // this binary's --probe-timeout
   hooks.time_limit = [&](const std::string& id) { return probe_time_limit(s.expectations.find(id), timeout_s_); };
   hooks.finished = [&](const std::string& id, const nlohmann::json& record) {
     TestResult r = result_from_record(by_id[id], record, s.expectations);
@@ -74,7 +62,7 @@ void SupervisedProbes::run_batch(const Batch& batch) {
   hooks.failed = [&](const std::string& id, const std::string& reason, double seconds) {
     TestResult r;
     r.probe = by_id[id];
-    r.verdict = {Outcome::fail, in_this_binarys_terms(reason)};
+    r.verdict = {Outcome::fail, reason};
     r.seconds = seconds;
     r.peers = batch.peers;
     if (const Expectation* e = s.expectations.find(id)) r.expectation = *e;

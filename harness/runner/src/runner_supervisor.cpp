@@ -115,8 +115,8 @@ bool run_one_worker(const WorkerCommand& command, const std::vector<std::string>
       if (current) {
         hooks.failed(*current,
                      fmt::format("timed out after {} s; the worker process was killed and the remaining probes "
-                                 "run in a fresh one (raise the limit with --probe-timeout)",
-                                 seconds_text(limit)),
+                                 "run in a fresh one (raise the limit with {})",
+                                 seconds_text(limit), hooks.raise_limit_with),
                      since(started));
         pending.erase(std::find(pending.begin(), pending.end(), *current));
         return true;

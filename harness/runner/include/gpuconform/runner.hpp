@@ -68,6 +68,9 @@ struct ProbeSupervision {
   // The runner judged the probe itself: timed out, the worker died, not run.
   std::function<void(const std::string& probe, const std::string& reason, double seconds)> failed;
   double start_limit_s = kWorkerStartLimitS;
+  // How the front end's user raises a probe's limit, for the time-out's reason (the gtest
+  // binary's is GPUCONFORM_PROBE_TIMEOUT).
+  std::string raise_limit_with = "--probe-timeout";
   // The run's deadline (optional): probes not started by then, and the one running then,
   // are passed to `skipped` with a kRunTimeoutPrefix reason (to `failed` when unset).
   std::optional<WorkerProcess::Clock::time_point> run_deadline;
