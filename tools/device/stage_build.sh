@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:?usage: stage_build.sh BUILD_DIR [cli]}
 excludes=(--exclude='*.o' --exclude='*.a' --exclude='.ninja_*' --exclude='CMakeFiles/*.dir'
-          --exclude='gpuconform_unit_tests' --exclude='fuzz' --exclude='Testing' --exclude='CompilerIdCUDA'
+          --exclude='gpuconform_unit_tests' --exclude='gpuconform_registry_tests' --exclude='fuzz' --exclude='Testing' --exclude='CompilerIdCUDA'
           --exclude='compare_fleet' --exclude='probe_numerics' --exclude='package_check')
 [ "${2:-}" = cli ] && excludes+=(--exclude='gpuconform_gpu_tests')
 rm -rf ".carry/$dir"
