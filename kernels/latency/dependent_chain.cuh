@@ -123,9 +123,10 @@ __global__ void chain_latency_kernel(const typename Op::T* seeds, typename Op::U
 // deriving from std::true_type next to the Op) and are timed on each SM alone
 // in turn. Why: a chain whose unrolled code outgrows the instruction cache
 // fetches on every pass, and that costs more on some SMs: latency.alu.sad.u64
-// timed alone on each SM read about 22 cycles on most SMs and 28-30 on a few,
-// and the single block landed on such an SM on two H200s only (25.875 in every
-// sample, where every other board read 22.078). One SM at a time, because the
+// timed alone on each SM reads 22.0 to 27.5 cycles (median 23.7, the same SMs
+// on an H100 and an H200), and the single block of the old method landed on a
+// slow SM on two H200s only (25.875 in every sample, where every other board
+// read 22.078). One SM at a time, because the
 // same chain run on every SM at once contends for those fetches (median 23.8,
 // spread 21.9-27.4 on an H200) and because the every-SM kernel compiles the
 // other Ops' chains to other SASS (their values moved by up to 7 %).
