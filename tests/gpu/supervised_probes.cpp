@@ -60,12 +60,7 @@ void SupervisedProbes::run_batch(const Batch& batch) {
     deliver(id, {std::move(r), record});
   };
   hooks.failed = [&](const std::string& id, const std::string& reason, double seconds) {
-    TestResult r;
-    r.probe = by_id[id];
-    r.verdict = {Outcome::fail, reason};
-    r.seconds = seconds;
-    r.peers = batch.peers;
-    if (const Expectation* e = s.expectations.find(id)) r.expectation = *e;
+    TestResult r = judged_by_runner(by_id[id], Outcome::fail, reason, seconds, batch.peers, s.expectations);
     nlohmann::json line = record_json(r, *s.device);
     deliver(id, {std::move(r), std::move(line)});
   };

@@ -45,6 +45,18 @@ TestResult result_from_record(const Probe* probe, const nlohmann::json& record, 
   return r;
 }
 
+TestResult judged_by_runner(const Probe* probe, Outcome outcome, const std::string& reason, double seconds,
+                            const std::vector<DeviceInfo>& peers, const ExpectationSet& expectations) {
+  TestResult r;
+  r.probe = probe;
+  r.verdict = {outcome, reason};
+  r.seconds = seconds;
+  r.peers = peers;
+  if (probe)
+    if (const Expectation* e = expectations.find(probe->id)) r.expectation = *e;
+  return r;
+}
+
 namespace {
 
 WorkerArgs base_worker_args(int index, const RunnerConfig& config) {
@@ -199,12 +211,7 @@ void run_probe_passes(const OpenedGpu& gpu, std::size_t position, const std::vec
   };
   // A verdict the runner makes itself (timed out, the worker died, not run).
   auto judged_here = [&](const std::string& id, Outcome outcome, const std::string& reason, double seconds) {
-    TestResult r;
-    r.probe = by_id[id];
-    r.verdict = {outcome, reason};
-    r.seconds = seconds;
-    r.peers = peers;
-    if (const Expectation* e = expectations.find(id)) r.expectation = *e;
+    const TestResult r = judged_by_runner(by_id[id], outcome, reason, seconds, peers, expectations);
     deliver(r, record_json(r, device));
   };
   ProbeSupervision supervision;

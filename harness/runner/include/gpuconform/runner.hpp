@@ -162,6 +162,11 @@ std::vector<GpuRun> run_gpus(const std::vector<OpenedGpu>& gpus, const RunnerCon
 // the summary, JUnit and gtest's properties (the line itself goes to the run record).
 TestResult result_from_record(const Probe* probe, const nlohmann::json& record, const ExpectationSet& expectations);
 
+// A verdict the parent makes itself (timed out, the worker died, not run): `probe` with
+// `outcome` and `reason`, its expectation from `expectations`, run against `peers`.
+TestResult judged_by_runner(const Probe* probe, Outcome outcome, const std::string& reason, double seconds,
+                            const std::vector<DeviceInfo>& peers, const ExpectationSet& expectations);
+
 // The worker side: `gpuconform worker --report-fd 3 --device N ... --probe ID...`.
 struct WorkerArgs {
   int report_fd = WorkerProcess::kReportFd;
