@@ -175,6 +175,23 @@ GC_ARITH16(GC_TERNARY16X2, FmaF16x2, "fma.rn.f16x2", 530)
 GC_ARITH16(GC_TERNARY16X2, FmaFtzF16x2, "fma.rn.ftz.f16x2", 530)
 GC_ARITH16(GC_TERNARY16, FmaBf16, "fma.rn.bf16", 800)
 GC_ARITH16(GC_TERNARY16X2, FmaBf16x2, "fma.rn.bf16x2", 800)
+// .sat: the result clamped to [+0, 1], NaN to +0 (f16 only; numerics::ArithSpec::sat).
+GC_ARITH16(GC_BINARY16, AddSatF16, "add.rn.sat.f16", 530)
+GC_ARITH16(GC_BINARY16, AddFtzSatF16, "add.rn.ftz.sat.f16", 530)
+GC_ARITH16(GC_BINARY16X2, AddSatF16x2, "add.rn.sat.f16x2", 530)
+GC_ARITH16(GC_BINARY16X2, AddFtzSatF16x2, "add.rn.ftz.sat.f16x2", 530)
+GC_ARITH16(GC_BINARY16, SubSatF16, "sub.rn.sat.f16", 530)
+GC_ARITH16(GC_BINARY16, SubFtzSatF16, "sub.rn.ftz.sat.f16", 530)
+GC_ARITH16(GC_BINARY16X2, SubSatF16x2, "sub.rn.sat.f16x2", 530)
+GC_ARITH16(GC_BINARY16X2, SubFtzSatF16x2, "sub.rn.ftz.sat.f16x2", 530)
+GC_ARITH16(GC_BINARY16, MulSatF16, "mul.rn.sat.f16", 530)
+GC_ARITH16(GC_BINARY16, MulFtzSatF16, "mul.rn.ftz.sat.f16", 530)
+GC_ARITH16(GC_BINARY16X2, MulSatF16x2, "mul.rn.sat.f16x2", 530)
+GC_ARITH16(GC_BINARY16X2, MulFtzSatF16x2, "mul.rn.ftz.sat.f16x2", 530)
+GC_ARITH16(GC_TERNARY16, FmaSatF16, "fma.rn.sat.f16", 530)
+GC_ARITH16(GC_TERNARY16, FmaFtzSatF16, "fma.rn.ftz.sat.f16", 530)
+GC_ARITH16(GC_TERNARY16X2, FmaSatF16x2, "fma.rn.sat.f16x2", 530)
+GC_ARITH16(GC_TERNARY16X2, FmaFtzSatF16x2, "fma.rn.ftz.sat.f16x2", 530)
 
 #undef GC_ARITH16
 #undef GC_BINARY16

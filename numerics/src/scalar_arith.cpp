@@ -22,23 +22,29 @@ std::vector<ScalarArith> make_table() {
                                    ref::scalar::kF32CanonicalNan, false, ftz);
         t.push_back(ScalarArith{"numeric.scalar." + ptx, ptx, ArithSpec{op, target, target, 1, false}, 75});
       }
-  // 16-bit forms: .rn only (bf16 has no .ftz); binary ops over all 2^32 operand pairs.
+  // 16-bit forms: .rn only (bf16 has no .ftz and no .sat); binary ops over all 2^32 operand
+  // pairs; the f16 forms also with .sat (PTX: op{.rnd}{.ftz}{.sat}.f16).
   const struct {
     const ref::FloatFormat* f;
     const char* type;
     int lanes;
     bool ftz;
-  } forms[] = {{&ref::kFp16, "f16", 1, false},  {&ref::kFp16, "f16", 1, true},   {&ref::kFp16, "f16x2", 2, false},
-               {&ref::kFp16, "f16x2", 2, true}, {&ref::kBf16, "bf16", 1, false}, {&ref::kBf16, "bf16x2", 2, false}};
+    bool sat;
+  } forms[] = {{&ref::kFp16, "f16", 1, false, false},   {&ref::kFp16, "f16", 1, true, false},
+               {&ref::kFp16, "f16x2", 2, false, false}, {&ref::kFp16, "f16x2", 2, true, false},
+               {&ref::kBf16, "bf16", 1, false, false},  {&ref::kBf16, "bf16x2", 2, false, false},
+               {&ref::kFp16, "f16", 1, false, true},    {&ref::kFp16, "f16", 1, true, true},
+               {&ref::kFp16, "f16x2", 2, false, true},  {&ref::kFp16, "f16x2", 2, true, true}};
   for (ArithOp op : {ArithOp::add, ArithOp::sub, ArithOp::mul, ArithOp::fma})
     for (const auto& form : forms) {
-      const std::string ptx = fmt::format("{}.rn{}.{}", arith_op_name(op), form.ftz ? ".ftz" : "", form.type);
+      const std::string ptx =
+          fmt::format("{}.rn{}{}.{}", arith_op_name(op), form.ftz ? ".ftz" : "", form.sat ? ".sat" : "", form.type);
       const ref::scalar::Target target =
           ref::scalar::target_of(*form.f, ref::Rounding::kRNE, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
                                  ref::scalar::kF16CanonicalNan, false, form.ftz);
       const bool bf16 = form.f == &ref::kBf16;
       t.push_back(ScalarArith{"numeric.scalar." + ptx, ptx,
-                              ArithSpec{op, target, target, form.lanes, op != ArithOp::fma},
+                              ArithSpec{op, target, target, form.lanes, op != ArithOp::fma, form.sat},
                               bf16 ? (op == ArithOp::fma ? 80 : 90) : 75});
     }
   return t;

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -45,7 +46,16 @@ class MpfrFormat {
   std::uint32_t flush(std::uint32_t x) const {
     return ((x >> f_.man_bits) & f_.exp_field_max()) == 0 ? static_cast<std::uint32_t>(x & f_.sign_bit()) : x;
   }
+  // .sat by its definition on values: NaN, and anything not above +0 but +0 itself (-0 too),
+  // becomes +0; anything above 1 becomes 1.
   std::uint32_t eval(const ArithSpec& s, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    const std::uint32_t out = rounded(s, a, b, c);
+    if (!s.sat) return out;
+    const double v = ref::to_double(f_, out);
+    if (std::isnan(v) || std::signbit(v)) return 0u;
+    return v > 1.0 ? static_cast<std::uint32_t>(ref::from_double(f_, 1.0, ref::Rounding::kRNE)) : out;
+  }
+  std::uint32_t rounded(const ArithSpec& s, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     if (s.target.ftz) a = flush(a), b = flush(b), c = flush(c);
     const mpfr_rnd_t rnd = mpfr_mode(s.target.rounding);
     mpfr_set_d(x_, ref::to_double(f_, a), MPFR_RNDN);  // exact: the operands are of the format
@@ -94,7 +104,7 @@ const ref::FloatFormat& format_of(const ArithSpec& s) {
 }
 
 TEST(ScalarArith, TableHasEveryOpRoundingAndFtz) {
-  EXPECT_EQ(scalar_arith().size(), 7u * 4 * 2 + 4 * 6);
+  EXPECT_EQ(scalar_arith().size(), 7u * 4 * 2 + 4 * 6 + 4 * 4);  // binary32; 16-bit; f16 .sat
   std::set<std::string> ids;
   for (const ScalarArith& r : scalar_arith()) {
     EXPECT_EQ(r.id, "numeric.scalar." + r.ptx);
@@ -159,6 +169,12 @@ TEST(ScalarArith, KnownResults) {
   EXPECT_EQ(ref("numeric.scalar.sub.rn.bf16", 0x3f80u, 0x3b80u), 0x3f7fu);             // 1 - 2^-8, exact
   EXPECT_EQ(ref("numeric.scalar.sub.rn.bf16", 0x3f80u, 0x3b00u), 0x3f80u);             // 1 - 2^-9: a tie, to even
   EXPECT_EQ(ref("numeric.scalar.sub.rn.ftz.f16", 0x0400u, 0x0001u), 0x0400u);          // the subnormal flushed
+  EXPECT_EQ(ref("numeric.scalar.add.rn.sat.f16", 0x3c00u, 0x3c00u), 0x3c00u);          // 1 + 1 clamped to 1
+  EXPECT_EQ(ref("numeric.scalar.add.rn.sat.f16", 0x3800u, 0x3400u), 0x3a00u);          // 0.5 + 0.25 inside [0, 1]
+  EXPECT_EQ(ref("numeric.scalar.sub.rn.sat.f16", 0x0000u, 0x3c00u), 0x0000u);          // 0 - 1 clamped to +0
+  EXPECT_EQ(ref("numeric.scalar.add.rn.sat.f16", 0x8000u, 0x8000u), 0x0000u);          // -0 + -0: +0
+  EXPECT_EQ(ref("numeric.scalar.mul.rn.sat.f16", 0x7e00u, 0x3c00u), 0x0000u);          // NaN: +0
+  EXPECT_EQ(ref("numeric.scalar.fma.rn.ftz.sat.f16", 0x3c00u, 0x3c00u, 0x7c00u), 0x3c00u);  // +inf: 1
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x7f7fffffu, 0x7f7fffffu), 0x7f800000u);  // overflow
   EXPECT_EQ(ref("numeric.scalar.add.rz.f32", 0x7f7fffffu, 0x7f7fffffu), 0x7f7fffffu);
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x7f800000u, 0xff800000u), 0x7fffffffu);  // inf - inf

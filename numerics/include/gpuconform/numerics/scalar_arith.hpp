@@ -57,6 +57,7 @@ struct ArithSpec {
   ref::scalar::Target source;  // the operands' format (binary32, or f16 / bf16 for the 16-bit forms)
   int lanes = 1;               // 2 for the f16x2 / bf16x2 forms
   bool all_pairs = false;      // a binary op of 16-bit operands: every one of the 2^32 operand pairs
+  bool sat = false;            // .sat (f16 forms): the rounded result clamped to [+0, 1], NaN to +0
 };
 
 GC_SCALAR_HD int arith_operand_count(ArithOp op) {
@@ -118,6 +119,19 @@ GC_SCALAR_HD int two_sum_tail(double x, double y, double s) {
   return sign_of(err);
 }
 
+// PTX's .sat on an encoded result: "clamps the result to [0.0, 1.0]. NaN results are flushed to
+// +0.0f". A negative result, -0 among them, becomes +0 (the clamp's lower end is +0.0); a
+// result above 1 becomes 1. Positive codes order as their values, so the upper clamp compares
+// codes.
+GC_SCALAR_HD std::uint32_t saturated(const ArithSpec& s, std::uint32_t code) {
+  if (!s.sat) return code;
+  const ref::scalar::Target& t = s.target;
+  const std::uint32_t one = static_cast<std::uint32_t>(t.bias) << t.man_bits;
+  const bool nan = (code >> t.man_bits & t.exp_field_max()) == t.exp_field_max() && (code & t.man_mask()) != 0;
+  if (nan || (code & t.sign_bit()) != 0) return 0u;
+  return code > one ? one : code;
+}
+
 }  // namespace arith_detail
 
 // The exact result of op on binary32 operands a, b, c, rounded as s.target says.
@@ -164,7 +178,7 @@ GC_SCALAR_HD std::uint32_t arith_reference(const ArithSpec& s, std::uint32_t a, 
       if (!d::is_nan(r) && r - r == 0 && r != 0) tail = d::sign_of(d::fma(-r, r, x));
       break;
   }
-  if (d::is_nan(r)) return t.canonical_nan;
+  if (d::is_nan(r)) return d::saturated(s, t.canonical_nan);
   if (sum_of_zeros && d::is_zero(r) && tail == 0) {
     // x + y = 0 exactly: -0 only for two -0 addends, or for opposite addends under .rm.
     const bool both_negative_zeros =
@@ -173,7 +187,7 @@ GC_SCALAR_HD std::uint32_t arith_reference(const ArithSpec& s, std::uint32_t a, 
         d::is_zero(addend_x) && d::is_zero(addend_y) && d::negative(addend_x) == d::negative(addend_y);
     r = both_negative_zeros || (!both_zero_same_sign && t.rounding == ref::Rounding::kRD) ? -0.0 : 0.0;
   }
-  return round_to(t, value_with_tail(r, tail));
+  return d::saturated(s, round_to(t, value_with_tail(r, tail)));
 }
 
 // The packed result of a two-lane form (f16x2, bf16x2): lane hi = op(a.hi, b.hi, c.hi).
@@ -347,7 +361,7 @@ struct ScalarArith {
 };
 
 // Every binary32 op x {rn, rz, rm, rp} x {-, ftz}, then the f16, f16x2, bf16 and bf16x2
-// add, sub, mul and fma at .rn (f16 with and without .ftz), in registration order.
+// add, sub, mul and fma at .rn (f16 with and without .ftz and .sat), in registration order.
 const std::vector<ScalarArith>& scalar_arith();
 const ScalarArith* find_scalar_arith(std::string_view id);
 
