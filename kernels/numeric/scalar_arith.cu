@@ -127,15 +127,18 @@ bool register_arith(const char* id, ProbeFn fn) {
   KIND(NAME, PTX)                                                                                         \
   Measurement NAME##_probe(const ProbeContext& ctx) { return measure<NAME>(ctx, "numeric.scalar." PTX); } \
   const bool NAME##_registered = register_arith("numeric.scalar." PTX, &NAME##_probe);
-#define GC_ARITH_MODES(KIND, NAME, OP)          \
-  GC_ARITH(KIND, NAME##Rn, OP ".rn.f32")        \
-  GC_ARITH(KIND, NAME##RnFtz, OP ".rn.ftz.f32") \
-  GC_ARITH(KIND, NAME##Rz, OP ".rz.f32")        \
-  GC_ARITH(KIND, NAME##RzFtz, OP ".rz.ftz.f32") \
-  GC_ARITH(KIND, NAME##Rm, OP ".rm.f32")        \
-  GC_ARITH(KIND, NAME##RmFtz, OP ".rm.ftz.f32") \
-  GC_ARITH(KIND, NAME##Rp, OP ".rp.f32")        \
-  GC_ARITH(KIND, NAME##RpFtz, OP ".rp.ftz.f32")
+// Every rounding, with and without .ftz; SAT is "" or ".sat" (the rounded result clamped to
+// [+0, 1], NaN to +0: numerics::ArithSpec::sat), TAG the functors' name suffix for it.
+#define GC_ARITH_MODES_WITH(KIND, NAME, OP, TAG, SAT)       \
+  GC_ARITH(KIND, NAME##Rn##TAG, OP ".rn" SAT ".f32")        \
+  GC_ARITH(KIND, NAME##RnFtz##TAG, OP ".rn.ftz" SAT ".f32") \
+  GC_ARITH(KIND, NAME##Rz##TAG, OP ".rz" SAT ".f32")        \
+  GC_ARITH(KIND, NAME##RzFtz##TAG, OP ".rz.ftz" SAT ".f32") \
+  GC_ARITH(KIND, NAME##Rm##TAG, OP ".rm" SAT ".f32")        \
+  GC_ARITH(KIND, NAME##RmFtz##TAG, OP ".rm.ftz" SAT ".f32") \
+  GC_ARITH(KIND, NAME##Rp##TAG, OP ".rp" SAT ".f32")        \
+  GC_ARITH(KIND, NAME##RpFtz##TAG, OP ".rp.ftz" SAT ".f32")
+#define GC_ARITH_MODES(KIND, NAME, OP) GC_ARITH_MODES_WITH(KIND, NAME, OP, , "")
 
 GC_ARITH_MODES(GC_BINARY, Add, "add")
 GC_ARITH_MODES(GC_BINARY, Sub, "sub")
@@ -144,6 +147,11 @@ GC_ARITH_MODES(GC_TERNARY, Fma, "fma")
 GC_ARITH_MODES(GC_BINARY, Div, "div")
 GC_ARITH_MODES(GC_UNARY, Sqrt, "sqrt")
 GC_ARITH_MODES(GC_UNARY, Rcp, "rcp")
+// .sat where PTX has it (not on div, sqrt, rcp).
+GC_ARITH_MODES_WITH(GC_BINARY, Add, "add", Sat, ".sat")
+GC_ARITH_MODES_WITH(GC_BINARY, Sub, "sub", Sat, ".sat")
+GC_ARITH_MODES_WITH(GC_BINARY, Mul, "mul", Sat, ".sat")
+GC_ARITH_MODES_WITH(GC_TERNARY, Fma, "fma", Sat, ".sat")
 
 // The 16-bit forms: KIND(functor, PTX, minimum __CUDA_ARCH__).
 #define GC_ARITH16(KIND, NAME, PTX, ARCH)                                                                 \
@@ -201,6 +209,7 @@ GC_ARITH16(GC_TERNARY16X2, FmaFtzSatF16x2, "fma.rn.ftz.sat.f16x2", 530)
 #undef GC_HALF
 #undef GC_ARCH_AT_LEAST
 #undef GC_ARITH_MODES
+#undef GC_ARITH_MODES_WITH
 #undef GC_ARITH
 #undef GC_BINARY
 #undef GC_TERNARY

@@ -11,17 +11,22 @@
 namespace gpuconform::numerics {
 namespace {
 
+// Every rounding, with and without .ftz, of one binary32 op (.sat: the clamped form).
+void add_binary32_rows(std::vector<ScalarArith>& t, ArithOp op, bool sat) {
+  for (const ArithRounding& m : kArithRoundings)
+    for (bool ftz : {false, true}) {
+      const std::string ptx =
+          fmt::format("{}.{}{}{}.f32", arith_op_name(op), m.name, ftz ? ".ftz" : "", sat ? ".sat" : "");
+      const ref::scalar::Target target =
+          ref::scalar::target_of(ref::kFp32, m.r, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
+                                 ref::scalar::kF32CanonicalNan, false, ftz);
+      t.push_back(ScalarArith{"numeric.scalar." + ptx, ptx, ArithSpec{op, target, target, 1, false, sat}, 75});
+    }
+}
+
 std::vector<ScalarArith> make_table() {
   std::vector<ScalarArith> t;
-  for (ArithOp op : kArithOps)
-    for (const ArithRounding& m : kArithRoundings)
-      for (bool ftz : {false, true}) {
-        const std::string ptx = fmt::format("{}.{}{}.f32", arith_op_name(op), m.name, ftz ? ".ftz" : "");
-        const ref::scalar::Target target =
-            ref::scalar::target_of(ref::kFp32, m.r, ref::Overflow::kIeee, ref::scalar::NanRule::kCanonical,
-                                   ref::scalar::kF32CanonicalNan, false, ftz);
-        t.push_back(ScalarArith{"numeric.scalar." + ptx, ptx, ArithSpec{op, target, target, 1, false}, 75});
-      }
+  for (ArithOp op : kArithOps) add_binary32_rows(t, op, false);
   // 16-bit forms: .rn only (bf16 has no .ftz and no .sat); binary ops over all 2^32 operand
   // pairs; the f16 forms also with .sat (PTX: op{.rnd}{.ftz}{.sat}.f16).
   const struct {
@@ -47,6 +52,9 @@ std::vector<ScalarArith> make_table() {
                               ArithSpec{op, target, target, form.lanes, op != ArithOp::fma, form.sat},
                               bf16 ? (op == ArithOp::fma ? 80 : 90) : 75});
     }
+  // binary32 .sat: PTX has it on add, sub, mul and fma ({op}{.rnd}{.ftz}{.sat}.f32), not on
+  // div, sqrt or rcp.
+  for (ArithOp op : {ArithOp::add, ArithOp::sub, ArithOp::mul, ArithOp::fma}) add_binary32_rows(t, op, true);
   return t;
 }
 

@@ -71,7 +71,7 @@ TEST(ScalarProbes, EveryConversionRowIsAProbe) {
   }
   EXPECT_EQ(found, registered);
   EXPECT_EQ(registered,
-            20 + 56 + 40 + 19 +
+            20 + 56 + 40 + 32 + 19 +
                 static_cast<int>(numerics::scalar_f64_arith().size() + numerics::scalar_int_conversions().size()));
   // numeric.math.*: one probe per row of the one- and two-argument tables, judged against the
   // bound (max) or recorded (info), and beside each its exact companion <id>.worst. The

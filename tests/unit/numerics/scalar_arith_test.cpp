@@ -104,7 +104,7 @@ const ref::FloatFormat& format_of(const ArithSpec& s) {
 }
 
 TEST(ScalarArith, TableHasEveryOpRoundingAndFtz) {
-  EXPECT_EQ(scalar_arith().size(), 7u * 4 * 2 + 4 * 6 + 4 * 4);  // binary32; 16-bit; f16 .sat
+  EXPECT_EQ(scalar_arith().size(), 7u * 4 * 2 + 4 * 6 + 4 * 4 + 4 * 4 * 2);  // binary32; 16-bit; f16 .sat; f32 .sat
   std::set<std::string> ids;
   for (const ScalarArith& r : scalar_arith()) {
     EXPECT_EQ(r.id, "numeric.scalar." + r.ptx);
@@ -175,6 +175,12 @@ TEST(ScalarArith, KnownResults) {
   EXPECT_EQ(ref("numeric.scalar.add.rn.sat.f16", 0x8000u, 0x8000u), 0x0000u);          // -0 + -0: +0
   EXPECT_EQ(ref("numeric.scalar.mul.rn.sat.f16", 0x7e00u, 0x3c00u), 0x0000u);          // NaN: +0
   EXPECT_EQ(ref("numeric.scalar.fma.rn.ftz.sat.f16", 0x3c00u, 0x3c00u, 0x7c00u), 0x3c00u);  // +inf: 1
+  EXPECT_EQ(ref("numeric.scalar.add.rn.sat.f32", 0x3f800000u, 0x30800000u), 0x3f800000u);   // 1 + 2^-30: 1
+  EXPECT_EQ(ref("numeric.scalar.add.rp.sat.f32", 0x3f7fffffu, 0x30800000u), 0x3f800000u);   // rounds up to 1
+  EXPECT_EQ(ref("numeric.scalar.add.rz.sat.f32", 0x3f000000u, 0x3e800000u), 0x3f400000u);   // 0.75 kept
+  EXPECT_EQ(ref("numeric.scalar.sub.rm.sat.f32", 0x3f800000u, 0x3f800000u), 0x00000000u);   // -0 under .rm: +0
+  EXPECT_EQ(ref("numeric.scalar.mul.rn.ftz.sat.f32", 0x7fc00000u, 0x3f800000u), 0x00000000u);           // NaN: +0
+  EXPECT_EQ(ref("numeric.scalar.fma.rz.sat.f32", 0xbf800000u, 0x3f800000u, 0x3f000000u), 0x00000000u);  // -0.5: +0
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x7f7fffffu, 0x7f7fffffu), 0x7f800000u);  // overflow
   EXPECT_EQ(ref("numeric.scalar.add.rz.f32", 0x7f7fffffu, 0x7f7fffffu), 0x7f7fffffu);
   EXPECT_EQ(ref("numeric.scalar.add.rn.f32", 0x7f800000u, 0xff800000u), 0x7fffffffu);  // inf - inf

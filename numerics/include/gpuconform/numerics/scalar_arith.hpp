@@ -57,7 +57,7 @@ struct ArithSpec {
   ref::scalar::Target source;  // the operands' format (binary32, or f16 / bf16 for the 16-bit forms)
   int lanes = 1;               // 2 for the f16x2 / bf16x2 forms
   bool all_pairs = false;      // a binary op of 16-bit operands: every one of the 2^32 operand pairs
-  bool sat = false;            // .sat (f16 forms): the rounded result clamped to [+0, 1], NaN to +0
+  bool sat = false;            // .sat (f16 and f32 forms): the rounded result clamped to [+0, 1], NaN to +0
 };
 
 GC_SCALAR_HD int arith_operand_count(ArithOp op) {
@@ -361,7 +361,8 @@ struct ScalarArith {
 };
 
 // Every binary32 op x {rn, rz, rm, rp} x {-, ftz}, then the f16, f16x2, bf16 and bf16x2
-// add, sub, mul and fma at .rn (f16 with and without .ftz and .sat), in registration order.
+// add, sub, mul and fma at .rn (f16 with and without .ftz and .sat), then the binary32 add,
+// sub, mul and fma with .sat at every rounding, with and without .ftz; in registration order.
 const std::vector<ScalarArith>& scalar_arith();
 const ScalarArith* find_scalar_arith(std::string_view id);
 
