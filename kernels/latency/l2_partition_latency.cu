@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// L2 hit latency in the near and in the far partition.
+// Which L2 partition homes a line, as SM 0 sees it (l2part::classify), and
+// latency.mem.l2_far_fraction, the share of random lines homed far from SM 0.
+// The classification is what the SM-to-L2 matrix (topology/l2_latency_matrix.cu)
+// and latency.mem.l2_near / l2_far (the median over every SM of that matrix) and
+// latency.mem.l2_miss.* build on.
 //
 // Hopper (like A100) splits L2 into two partitions joined by a crossbar; an
 // SM reaches lines homed in its own partition faster than lines homed in the
@@ -23,11 +27,9 @@
 // over the GPU and keeps the one whose split is widest and clearly two
 // partitions (far centre >= 1.3x near, chase_plan.hpp); it fails, with every
 // trial's centres, when none is. Three experiments with that SM give each
-// line's median latency and its class; each class is then chased alone the
-// same way (flush, warm from w, one timed first lap from SM 0, cycles per hop),
-// median of launches.
-// latency.mem.l2_far_fraction reports the share of lines homed far from SM 0
-// (about one half when the hash spreads lines evenly over two partitions).
+// line's median latency and its class; l2part::chase_class chases one class
+// alone the same way (flush, warm from w, one timed first lap from a given SM,
+// cycles per hop).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -157,29 +159,21 @@ unsigned long long l2part::footprint_bytes(const DeviceInfo& dev) {
 
 namespace {
 
-enum class Which { near, far, far_fraction };
-
-template <Which W>
-Measurement measure_partition(const ProbeContext& ctx) {
+// The share of the sampled lines homed in the other partition: about one half when the
+// hash spreads lines evenly over two partitions.
+Measurement measure_far_fraction(const ProbeContext& ctx) {
   const unsigned long long footprint = l2part::footprint_bytes(ctx.device);
   ChaseBuffer buf(footprint);
   L2Flusher flusher(ctx.device.l2_bytes, ctx.device.sm_count);
   const Setup s{ctx, buf, flusher, footprint};
   const Partition p = l2part::classify(s);
   Measurement m;
-  if constexpr (W == Which::far_fraction) {
-    m.samples.push_back(static_cast<double>(p.far.size()) / static_cast<double>(p.near.size() + p.far.size()));
-    m.unit = "ratio";
-  } else {
-    const auto& lines = W == Which::near ? p.near : p.far;
-    for (int r = 0; r < (ctx.quick ? 3 : 7); ++r) m.samples.push_back(l2part::chase_class(s, p.warmer, lines, kSeed + 7 + r));
-    m.unit = "cycles";
-  }
+  m.samples.push_back(static_cast<double>(p.far.size()) / static_cast<double>(p.near.size() + p.far.size()));
+  m.unit = "ratio";
   m.value = median(m.samples);
   m.sm_clock_mhz = measure_sm_clock_mhz(500);
-  m.note("method", fmt::format("{} random lines of {} MiB; per experiment: L2 flushed, lines read by SM {} alone, "
-                               "then SM {}'s first touch of each (ld.global.cg); lines split by two-means, each "
-                               "side chased alone the same way",
+  m.note("method", fmt::format("{} random lines of {} MiB; L2 flushed, lines read by SM {} alone, then SM {}'s "
+                               "first touch of each (ld.global.cg); lines split by two-means",
                                kLines, footprint >> 20, p.warmer, kProbingSm));
   m.note("split", fmt::format("near {} lines around {:.1f} cycles, far {} lines around {:.1f} cycles (traced, "
                               "including the clock reads), threshold {:.1f}, separation {:.1f}",
@@ -192,14 +186,12 @@ Measurement measure_partition(const ProbeContext& ctx) {
 }  // namespace
 
 const bool kL2PartitionRegistered = register_probes({
-    {"latency.mem.l2_near", Family::latency,
-     "L2 hit in the partition near SM 0 (first touch; lines classified by latency)", {80},
-     {ExpectationKind::band, 0, 0.01}, &measure_partition<Which::near>},
-    {"latency.mem.l2_far", Family::latency,
-     "L2 hit in the partition far from SM 0 (first touch; lines classified by latency)", {80},
-     {ExpectationKind::band, 0, 0.01}, &measure_partition<Which::far>},
-    {"latency.mem.l2_far_fraction", Family::latency, "share of random lines homed in the L2 partition far from SM 0",
-     {80}, {ExpectationKind::band, 0.05, 0}, &measure_partition<Which::far_fraction>},
+    {"latency.mem.l2_far_fraction",
+     Family::latency,
+     "share of random lines homed in the L2 partition far from SM 0",
+     {80},
+     {ExpectationKind::band, 0.05, 0},
+     &measure_far_fraction},
 });
 
 }  // namespace gpuconform::kernels
