@@ -42,6 +42,10 @@
 //   FAKE_NVML_SLOWDOWN_C       NVML_TEMPERATURE_THRESHOLD_SLOWDOWN (default 87; other thresholds NOT_SUPPORTED)
 //   FAKE_NVML_NO_MARGIN=1      nvmlDeviceGetMarginTemperature answers NOT_SUPPORTED (it is
 //                              slowdown less temperature otherwise; absent from FAKE_NVML_LEGACY)
+// Firmware (gpu_state_test.cpp), every build:
+//   FAKE_NVML_VBIOS, FAKE_NVML_BOARD_PART, FAKE_NVML_INFOROM_IMAGE  the texts (defaults
+//                              "fake-vbios-1", "fake-board-1", "fake-inforom-1"); the value "ns"
+//                              answers NOT_SUPPORTED
 // The busy guard (gpu_busy_test.cpp, ctest outputs.gpu_busy), every build:
 //   FAKE_NVML_DEVICE_COUNT     nvmlDeviceGetCount_v2 (default 1); GPU 0 is "GPU-fake", GPU i
 //                              "GPU-other-i", each reachable by nvmlDeviceGetHandleByIndex_v2
@@ -297,6 +301,25 @@ int nvmlDeviceGetUUID(Device d, char* uuid, unsigned length) {
   if (text.size() + 1 > length) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
   std::memcpy(uuid, text.c_str(), text.size() + 1);
   return 0;
+}
+namespace {
+int firmware_text(const char* var, const char* fallback, char* out, unsigned length) {
+  const char* env = std::getenv(var);
+  const std::string text = env && *env ? env : fallback;
+  if (text == "ns") return 3;              // NVML_ERROR_NOT_SUPPORTED
+  if (text.size() + 1 > length) return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+  std::memcpy(out, text.c_str(), text.size() + 1);
+  return 0;
+}
+}  // namespace
+int nvmlDeviceGetVbiosVersion(Device, char* v, unsigned n) {
+  return firmware_text("FAKE_NVML_VBIOS", "fake-vbios-1", v, n);
+}
+int nvmlDeviceGetBoardPartNumber(Device, char* v, unsigned n) {
+  return firmware_text("FAKE_NVML_BOARD_PART", "fake-board-1", v, n);
+}
+int nvmlDeviceGetInforomImageVersion(Device, char* v, unsigned n) {
+  return firmware_text("FAKE_NVML_INFOROM_IMAGE", "fake-inforom-1", v, n);
 }
 int nvmlDeviceGetComputeMode(Device d, int* mode) {
   const std::string own = "FAKE_NVML_COMPUTE_MODE_GPU" + std::to_string(gpu_index(d));

@@ -92,6 +92,9 @@ nlohmann::json GpuState::to_json() const {
           {"temperature_c", temperature_c},
           {"power_w", power_w},
           {"power_limit_w", power_limit_w},
+          {"vbios_version", vbios_version},
+          {"board_part_number", board_part_number},
+          {"inforom_image_version", inforom_image_version},
           {"unavailable", unavailable}};
 }
 
@@ -109,6 +112,23 @@ bool read_field(GpuState& state, const nvml::Library& lib, const char* field, Fn
   if (r == nvml::kSuccess) return true;
   state.unavailable[field] = lib.describe(r);
   return false;
+}
+
+// One NVML text reading (a version or part number) into `out`; "" when unavailable.
+void read_text(GpuState& s, const nvml::Library& lib, const char* field,
+               nvml::Return (*fn)(nvml::Device, char*, unsigned), nvml::Device dev, std::string& out) {
+  char text[96] = {};  // NVML's buffer sizes for these: 32 (VBIOS), 80 (part number), 16 (inforom)
+  if (read_field(s, lib, field, fn, dev, text, static_cast<unsigned>(sizeof text))) {
+    text[sizeof text - 1] = '\0';
+    out = text;
+  }
+}
+
+void read_firmware(GpuState& s, const nvml::Library& lib, nvml::Device dev) {
+  const nvml::Api& a = lib.api();
+  read_text(s, lib, "vbios_version", a.vbios_version, dev, s.vbios_version);
+  read_text(s, lib, "board_part_number", a.board_part_number, dev, s.board_part_number);
+  read_text(s, lib, "inforom_image_version", a.inforom_image_version, dev, s.inforom_image_version);
 }
 
 void read_readings(GpuState& s, const nvml::Library& lib, nvml::Device dev) {
@@ -155,6 +175,7 @@ GpuState read_gpu_state(const DeviceInfo& device) {
     }
     s.nvml = true;
     read_readings(s, *lib, dev);
+    read_firmware(s, *lib, dev);
   } catch (const std::exception& e) {  // allocation or JSON failure: record, never throw
     s.nvml_error = std::string("reading the GPU state failed: ") + e.what();
   }

@@ -90,6 +90,9 @@ std::shared_ptr<const Library> Library::load(const std::string& path) {
   need("nvmlDeviceGetHandleByIndex_v2", a.handle_by_index);
   need("nvmlDeviceGetUUID", a.uuid);
   need("nvmlDeviceGetComputeMode", a.compute_mode);
+  need("nvmlDeviceGetVbiosVersion", a.vbios_version);
+  need("nvmlDeviceGetBoardPartNumber", a.board_part_number);
+  need("nvmlDeviceGetInforomImageVersion", a.inforom_image_version);
 
   if (!a.init || !a.shutdown) {
     lib->error_ = fmt::format("NVML at {} lacks nvmlInit_v2 or nvmlShutdown: not a usable NVML library", path);

@@ -182,6 +182,10 @@ struct Api {
   Return (*handle_by_index)(unsigned, Device*) = nullptr;  // nvmlDeviceGetHandleByIndex_v2
   Return (*uuid)(Device, char*, unsigned) = nullptr;       // nvmlDeviceGetUUID
   Return (*compute_mode)(Device, int*) = nullptr;          // nvmlDeviceGetComputeMode
+  // Firmware, recorded in the state snapshot (gpu_state.cpp): (device, char* text, length)
+  Return (*vbios_version)(Device, char*, unsigned) = nullptr;          // nvmlDeviceGetVbiosVersion
+  Return (*board_part_number)(Device, char*, unsigned) = nullptr;      // nvmlDeviceGetBoardPartNumber
+  Return (*inforom_image_version)(Device, char*, unsigned) = nullptr;  // nvmlDeviceGetInforomImageVersion
 };
 
 // One loaded and initialised NVML. Shut down and closed when the last user

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -132,6 +133,21 @@ RecordedRun recorded_run(const json& j, const std::string& path, int line) {
   return r;
 }
 
+// "VBIOS x, board y, inforom z" from a gpu_state line's state (the parts it has), "" without.
+std::string firmware_of(const json& j) {
+  const auto st = j.find("state");
+  if (st == j.end() || !st->is_object()) return "";
+  std::string out;
+  for (const auto& [key, label] : {std::pair<const char*, const char*>{"vbios_version", "VBIOS"},
+                                   {"board_part_number", "board"},
+                                   {"inforom_image_version", "inforom"}}) {
+    const auto v = st->find(key);
+    if (v != st->end() && v->is_string() && !v->get<std::string>().empty())
+      out += (out.empty() ? "" : ", ") + std::string(label) + " " + v->get<std::string>();
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids) {
@@ -144,6 +160,7 @@ std::string board_key(const std::string& uuid, const std::vector<std::string>& p
 std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std::string& path,
                                                std::string* cut_last_line) {
   std::vector<RecordedRun> out;
+  std::map<std::string, std::string> firmware;  // board id -> its firmware (the runner writes gpu_state first)
   int line = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t end = text.find('\n', pos);
@@ -155,8 +172,14 @@ std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std:
     if (row.empty()) continue;
     try {
       json j;
-      if (!parse_line(row, j) || !j.contains("measured")) continue;
+      if (!parse_line(row, j)) {
+        if (j.value("record", std::string()) == "gpu_state" && j.contains("device") && j["device"].is_object())
+          if (std::string f = firmware_of(j); !f.empty()) firmware[board_id(j["device"])] = std::move(f);
+        continue;
+      }
+      if (!j.contains("measured")) continue;
       out.push_back(recorded_run(j, path, line));
+      if (const auto f = firmware.find(out.back().board); f != firmware.end()) out.back().firmware = f->second;
     } catch (const json::parse_error& e) {
       // A writer appends whole lines, each ended by a newline: a last line without one that
       // is not even JSON was cut mid-write (a run that crashed or was killed, the record an

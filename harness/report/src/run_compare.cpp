@@ -37,8 +37,8 @@ std::string setup(const std::vector<RecordedRun>& runs) {
   std::set<std::string> seen;
   std::string out;
   for (const RecordedRun& r : runs) {
-    const std::string s = fmt::format("{} {}, driver {}, CUDA runtime {}, suite {}", r.gpu_name, r.gpu, r.driver,
-                                      r.cuda_runtime, r.suite_commit);
+    const std::string s = fmt::format("{} {}, driver {}, CUDA runtime {}, suite {}{}", r.gpu_name, r.gpu, r.driver,
+                                      r.cuda_runtime, r.suite_commit, r.firmware.empty() ? "" : ", " + r.firmware);
     if (seen.insert(s).second) out += (out.empty() ? "" : "; ") + s;
   }
   return out;

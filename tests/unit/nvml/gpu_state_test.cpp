@@ -46,8 +46,9 @@ class GpuStateNvml : public ::testing::Test {
     reload_nvml();
   }
   void SetUp() override {
-    for (const char* v : {"FAKE_NVML_INIT_RESULT", "FAKE_NVML_PIDS", "FAKE_NVML_CLOCK_EVENTS",
-                          "FAKE_NVML_POWER_VIOLATION_NS_PER_CALL"})
+    for (const char* v :
+         {"FAKE_NVML_INIT_RESULT", "FAKE_NVML_PIDS", "FAKE_NVML_CLOCK_EVENTS", "FAKE_NVML_POWER_VIOLATION_NS_PER_CALL",
+          "FAKE_NVML_VBIOS", "FAKE_NVML_BOARD_PART", "FAKE_NVML_INFOROM_IMAGE"})
       unsetenv(v);
   }
   void TearDown() override {
@@ -184,17 +185,50 @@ TEST_F(GpuStateNvml, SnapshotJsonHasEveryField) {
   const nlohmann::json j = read_gpu_state(fake_gpu()).to_json();
   std::set<std::string> keys;
   for (const auto& item : j.items()) keys.insert(item.key());
-  EXPECT_EQ(keys, (std::set<std::string>{"nvml", "nvml_error", "time", "sm_clock_mhz", "sm_clock_max_mhz",
-                                         "mem_clock_mhz", "mem_clock_max_mhz", "clock_event_reasons",
-                                         "clock_event_names", "other_processes", "ecc_current", "ecc_pending",
-                                         "remapped_rows_pending", "remapped_rows_failed", "mig_current",
-                                         "temperature_c", "power_w", "power_limit_w", "unavailable"}));
+  EXPECT_EQ(keys, (std::set<std::string>{"nvml",
+                                         "nvml_error",
+                                         "time",
+                                         "sm_clock_mhz",
+                                         "sm_clock_max_mhz",
+                                         "mem_clock_mhz",
+                                         "mem_clock_max_mhz",
+                                         "clock_event_reasons",
+                                         "clock_event_names",
+                                         "other_processes",
+                                         "ecc_current",
+                                         "ecc_pending",
+                                         "remapped_rows_pending",
+                                         "remapped_rows_failed",
+                                         "mig_current",
+                                         "temperature_c",
+                                         "power_w",
+                                         "power_limit_w",
+                                         "vbios_version",
+                                         "board_part_number",
+                                         "inforom_image_version",
+                                         "unavailable"}));
   EXPECT_EQ(j["nvml"], true);
   EXPECT_EQ(j["clock_event_names"], nlohmann::json::array({"sw_power_cap"}));
   EXPECT_EQ(j["other_processes"],
             nlohmann::json::parse(R"([{"pid":4194305,"name":"","used_memory_bytes":2097152}])"));
   EXPECT_TRUE(j["unavailable"].is_object());
   EXPECT_EQ(j["power_limit_w"], 700.0);
+}
+
+// The firmware texts go into the snapshot as NVML gives them; one NVML cannot read is
+// left empty with its reason, and the other readings are unaffected.
+TEST_F(GpuStateNvml, FirmwareIsRecordedAndAnUnreadableOneSaysWhy) {
+  setenv("FAKE_NVML_VBIOS", "96.00.A5.00.1A", 1);
+  setenv("FAKE_NVML_BOARD_PART", "ns", 1);
+  use(GPUCONFORM_FAKE_NVML);
+  const GpuState s = read_gpu_state(fake_gpu());
+  ASSERT_TRUE(s.nvml) << s.nvml_error;
+  EXPECT_EQ(s.vbios_version, "96.00.A5.00.1A");
+  EXPECT_EQ(s.inforom_image_version, "fake-inforom-1");
+  EXPECT_EQ(s.board_part_number, "");
+  EXPECT_EQ(s.unavailable.value("board_part_number", ""), "Not Supported (NVML error 3)");
+  EXPECT_EQ(s.to_json()["vbios_version"], "96.00.A5.00.1A");
+  EXPECT_EQ(s.sm_clock_max_mhz, 1980u);
 }
 
 TEST(GpuStateClockEvents, DecodedWithNvmlNamesIdleExcluded) {

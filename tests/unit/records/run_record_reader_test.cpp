@@ -52,6 +52,24 @@ TEST(RunRecordReader, ReadsTheCurrentVersionAndSkipsOtherRecordKinds) {
   EXPECT_EQ(runs[1].probe, "latency.mem.l1_hit");
 }
 
+// The gpu_state snapshot's firmware is carried to the test lines of its board, and only to
+// those: another board, and a snapshot without firmware (older records), leave it empty.
+TEST(RunRecordReader, TestLinesCarryTheirBoardsFirmwareFromTheStateSnapshot) {
+  const std::string state =
+      R"({"record":"gpu_state","when":"before","device":{"index":0,"uuid":"GPU-a","pci_bus_id":"0"},)"
+      R"("state":{"nvml":true,"vbios_version":"96.00.A5.00.1A","board_part_number":"692-2G520-0282-001",)"
+      R"("inforom_image_version":"","unavailable":{}}})";
+  const std::string other_board =
+      R"({"probe":"latency.mem.l1_hit","verdict":"pass",)"
+      R"("device":{"arch":"sm_90","uuid":"GPU-b"},"measured":{"value":4.0,"unit":"cycles"}})";
+  const auto runs =
+      parse_run_record_text(test_line("") + "\n" + state + "\n" + test_line("") + "\n" + other_board + "\n", "r.jsonl");
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].firmware, "");  // before the snapshot
+  EXPECT_EQ(runs[1].firmware, "VBIOS 96.00.A5.00.1A, board 692-2G520-0282-001");
+  EXPECT_EQ(runs[2].firmware, "");
+}
+
 TEST(RunRecordReader, ANullValueReadsAsNaN) {
   // JSON has no NaN or infinity: a probe whose value is not finite (a numeric probe's NaN where
   // a number was due) is written with "value": null, and must read back, not throw.

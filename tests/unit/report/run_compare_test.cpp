@@ -46,6 +46,18 @@ TEST(RunCompare, MovedMeansBeyondTheThresholdOrAnyExactDifference) {
   EXPECT_EQ(c.only_candidate, std::vector<std::string>{"new"});
 }
 
+// A firmware upgrade between the runs shows in the two sides' setup lines.
+TEST(RunCompare, EachSidesSetupNamesTheFirmwareWhereTheRecordHasIt) {
+  RecordedRun before = run("a", 100, "cycles"), after = run("a", 100, "cycles");
+  before.firmware = "VBIOS 96.00.74.00.01";
+  after.firmware = "VBIOS 96.00.A5.00.1A";
+  const RunComparison c = compare_runs({before}, {after}, 0.02);
+  EXPECT_NE(c.baseline_setup.find(", VBIOS 96.00.74.00.01"), std::string::npos) << c.baseline_setup;
+  EXPECT_NE(c.candidate_setup.find(", VBIOS 96.00.A5.00.1A"), std::string::npos) << c.candidate_setup;
+  const RunComparison none = compare_runs({run("a", 100, "cycles")}, {run("a", 100, "cycles")}, 0.02);
+  EXPECT_EQ(none.baseline_setup.find("VBIOS"), std::string::npos);
+}
+
 TEST(RunCompare, SeveralRunsCompareByMedianAndRecordedIsNoVerdict) {
   const std::vector<RecordedRun> base = {run("a", 100, "cycles", "recorded"), run("a", 200, "cycles", "recorded"),
                                          run("a", 101, "cycles", "recorded")};

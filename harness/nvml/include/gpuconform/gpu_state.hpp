@@ -46,6 +46,9 @@ struct GpuState {
   int mig_current = -1;                            // 1 enabled, 0 disabled, -1 unknown
   int temperature_c = -1;
   double power_w = -1, power_limit_w = -1;
+  // The board's firmware, "" where NVML cannot say: a driver or firmware upgrade shows in
+  // `compare`, and boards that measure differently can be matched against it.
+  std::string vbios_version, board_part_number, inforom_image_version;
   nlohmann::json unavailable = nlohmann::json::object();
 
   nlohmann::json to_json() const;

@@ -32,6 +32,10 @@ struct RecordedRun {
   int device_index = -1;            // CUDA device index at run time; -1 when the line lacks it
   std::vector<int> peer_indices;    // the peers' device indices (-1 where a peer lacks one)
   std::string gpu_name, driver, suite_commit;
+  // The board's firmware from the run's "gpu_state" snapshot before its probes ("VBIOS
+  // 96.00.A5.00.1A, board 692-2G520-0282-001, inforom G520.0282.02.02"); "" when the
+  // record has none (NVML absent, or a record written before the snapshot had it).
+  std::string firmware;
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
   std::string expected_kind;      // the entry's kind ("band", "min", "fraction_of_peak", ...); "" without one
