@@ -132,8 +132,27 @@ bool wanted(const RecordedRun& r, const RecordArgs& args) {
   return args.sku.empty() || r.sku == args.sku;
 }
 
+// The node size each node-probe entry holds for (Expectation::node_gpus), from the file being
+// written and, for an overlay, the file it overlays.
+std::map<std::string, int> node_sizes(const ExpectationFile& file, const ExpectationFile& base) {
+  std::map<std::string, int> sizes;
+  for (const ExpectationFile* f : {&base, &file})
+    for (const Expectation& e : f->entries)
+      if (e.node_gpus) sizes[e.probe_id] = *e.node_gpus;
+  return sizes;
+}
+
+// Why a node probe's run is not evidence for its entry ("" when it is): a node of another size.
+std::string other_node_size(const RecordedRun& r, const std::map<std::string, int>& sizes) {
+  const auto it = sizes.find(r.probe);
+  if (it == sizes.end() || r.peers.empty()) return "";
+  const int gpus = static_cast<int>(r.peers.size()) + 1;
+  if (gpus == it->second) return "";
+  return fmt::format("{} on a node of {} GPUs: its entry holds for nodes of {} (node_gpus)", r.probe, gpus, it->second);
+}
+
 Pooled pool_runs(const std::vector<TimedRun>& all, const RecordArgs& args, const BandPolicy& policy,
-                 const fs::path& out_dir) {
+                 const fs::path& out_dir, const std::map<std::string, int>& sizes) {
   Pooled pooled;
   const auto source = [&](const TimedRun& r) {
     return fmt::format("run:{}:{}", fs::relative(fs::absolute(r.run.file), out_dir).string(), r.run.line);
@@ -141,6 +160,10 @@ Pooled pool_runs(const std::vector<TimedRun>& all, const RecordArgs& args, const
   for (const TimedRun& r : all) {
     if (!wanted(r.run, args)) continue;
     if (const std::string why = retired_because(policy, r); !why.empty()) {
+      ++pooled.retired[why];
+      continue;
+    }
+    if (const std::string why = other_node_size(r.run, sizes); !why.empty()) {
       ++pooled.retired[why];
       continue;
     }
@@ -185,12 +208,14 @@ void check_class_spreads(const BandPolicy& policy, const Pooled& pooled, const s
 }
 
 // Judgement flags set by hand on an entry, which a re-derivation keeps: the SASS opcodes
-// the timed code must contain, and whether a fraction also holds at the maximum clock.
+// the timed code must contain, whether a fraction also holds at the maximum clock, and the
+// node size a node probe's entry holds for (node_gpus).
 void keep_hand_fields(Expectation& e, const Expectation* existing) {
   if (!existing) return;
   if (e.sass.empty()) e.sass = existing->sass;
   if (e.kind == ExpectationKind::fraction_of_peak && existing->kind == ExpectationKind::fraction_of_peak)
     e.at_max_clock = e.at_max_clock || existing->at_max_clock;
+  if (!e.node_gpus) e.node_gpus = existing->node_gpus;
 }
 
 // A run with self-test fault injection measured a deliberately degraded GPU: never evidence
@@ -232,8 +257,6 @@ int record_from_runs(const RecordArgs& args) {
     file.sku = args.sku;
   }
   const fs::path out_dir = fs::absolute(args.out).parent_path();
-  const Pooled pooled = pool_runs(all, args, policy, out_dir);
-  for (const auto& [why, runs] : pooled.retired) fmt::print("left out {} run(s): {}\n", runs, why);
 
   // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
   std::string arch;
@@ -260,6 +283,8 @@ int record_from_runs(const RecordArgs& args) {
     }
     if (!load_file(base_path, base, "the base file")) return kExitUnusable;
   }
+  const Pooled pooled = pool_runs(all, args, policy, out_dir, node_sizes(file, base));
+  for (const auto& [why, runs] : pooled.retired) fmt::print("left out {} run(s): {}\n", runs, why);
   check_class_spreads(policy, pooled, all);  // a SKU's boards can measure a class too
 
   int written = 0, failures = 0, same = 0;

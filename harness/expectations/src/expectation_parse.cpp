@@ -17,10 +17,11 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"meta", "probe", "waiver", "omitted"};
 const std::vector<std::string> kMetaKeys = {"arch", "sku", "description"};
-const std::vector<std::string> kEntryKeys = {
-    "kind",      "value",         "tol",       "tol_rel",   "min",       "max",
-    "min_fraction", "drift_tol",  "drift_tol_rel", "drift_min", "drift_max", "drift_min_fraction",
-    "model",     "unit",          "source",    "note",      "seconds",   "sass",      "at_max_clock"};
+const std::vector<std::string> kEntryKeys = {"kind",          "value",     "tol",          "tol_rel",
+                                             "min",           "max",       "min_fraction", "drift_tol",
+                                             "drift_tol_rel", "drift_min", "drift_max",    "drift_min_fraction",
+                                             "model",         "unit",      "source",       "note",
+                                             "seconds",       "sass",      "at_max_clock", "node_gpus"};
 const std::vector<std::string> kWaiverKeys = {"tests", "devices", "reason", "link"};
 const std::vector<std::string> kOmittedKeys = {"id", "source", "reason", "note"};
 
@@ -92,6 +93,18 @@ class Parser : TomlReader {
     error(node.source(), fmt::format("'{}' must be a number, not a {}", key, type_name(node)));
     return std::nullopt;
   }
+  // node_gpus: a whole number of GPUs, at least 2 (a node exchange needs two).
+  std::optional<int> get_node_gpus(const toml::node& node) {
+    const auto* i = node.as_integer();
+    if (!i || i->get() < 2 || i->get() > 1024) {
+      error(node.source(),
+            "'node_gpus' must be a whole number of GPUs, at least 2 (the node size the entry's "
+            "evidence comes from)");
+      return std::nullopt;
+    }
+    return static_cast<int>(i->get());
+  }
+
   std::optional<bool> get_bool(const toml::node& node, const std::string& key) {
     if (node.is_boolean()) return *node.value<bool>();
     error(node.source(), fmt::format("'{}' must be true or false, not a {}", key, type_name(node)));
@@ -203,6 +216,8 @@ class Parser : TomlReader {
       } else if (name == "note") { if (auto s = get_string(value, name)) e.note = *s;
       } else if (name == "sass") { if (auto v = get_strings(value, name)) e.sass = *v;
       } else if (name == "at_max_clock") { if (auto b = get_bool(value, name)) e.at_max_clock = *b;
+      } else if (name == "node_gpus") {
+        e.node_gpus = get_node_gpus(value);
       }
     }
     if (!kind) {

@@ -58,6 +58,7 @@ std::string entry_text(const Expectation& e) {
   optional_number(out, "min_fraction", e.min_fraction);
   optional_number(out, "drift_min_fraction", e.drift_min_fraction);
   if (e.at_max_clock) out += pair_line("at_max_clock", true);  // written only when set: the parser's default is false
+  if (e.node_gpus) out += pair_line("node_gpus", *e.node_gpus);
   if (!e.model.empty()) out += pair_line("model", e.model);
   out += pair_line("unit", e.unit);
   out += pair_line("source", e.source);

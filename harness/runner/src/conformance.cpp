@@ -36,6 +36,25 @@ std::string how_to_record(const Probe& probe, const DeviceInfo& device) {
                      device.index, probe.id, device.arch());
 }
 
+namespace {
+
+// Why an entry for nodes of another size does not judge this node ("" when it does): a node
+// probe's entry holds for the node size its evidence comes from (Expectation::node_gpus).
+std::string other_node_size(const Probe& probe, const Expectation& expected, const DeviceInfo& device,
+                            const RunOptions& options) {
+  if (probe.scope != Scope::node || !expected.node_gpus) return "";
+  const int gpus = static_cast<int>(options.peers.size()) + 1;
+  if (gpus == *expected.node_gpus) return "";
+  return fmt::format(
+      "the entry for {} ({}) holds for nodes of {} GPUs, the nodes its evidence comes from; this "
+      "node has {}: no expectation for a {}-GPU node{} yet (record one from such nodes' runs with "
+      "`gpuconform record --from` and node_gpus = {}, docs/multi-gpu.md)",
+      probe.id, expected.where.str(), *expected.node_gpus, gpus, gpus,
+      device.sku().empty() ? "" : " of SKU " + device.sku(), gpus);
+}
+
+}  // namespace
+
 Measurement run_probe(const Probe& probe, const DeviceInfo& device, const RunOptions& options) {
   if (std::string why = unmet_requirement(probe, device); !why.empty()) throw ProbeSkipped(why);
   use_device(device.index);
@@ -127,6 +146,10 @@ TestResult run_conformance_test(const Probe& probe, const DeviceInfo& device,
     return result;
   }
   result.expectation = *expected;
+  if (std::string why = other_node_size(probe, *expected, device, options); !why.empty()) {
+    result.verdict = {Outcome::skip, why};
+    return result;
+  }
   const auto start = std::chrono::steady_clock::now();
   try {
     use_device(device.index);

@@ -55,6 +55,19 @@ TEST(ExpectationParse, ValidFileParsesEveryEntryAndWaiver) {
   EXPECT_EQ(band.where.line, 7);
 }
 
+TEST(ExpectationParse, NodeGpusIsAWholeNumberOfGpusOfAtLeastTwo) {
+  ExpectationFile f;
+  const auto ok = lint_text(replace(valid(), "tol = 0.25", "tol = 0.25\nnode_gpus = 2"), &f);
+  ASSERT_TRUE(ok.empty()) << ok.front().str();
+  EXPECT_EQ(f.entries[0].node_gpus, 2);
+  for (const std::string bad : {"node_gpus = 1", "node_gpus = 2.5", "node_gpus = \"two\""}) {
+    const auto diags = lint_text(replace(valid(), "tol = 0.25", "tol = 0.25\n" + bad));
+    ASSERT_EQ(diags.size(), 1u) << bad;
+    EXPECT_NE(diags[0].message.find("'node_gpus' must be a whole number of GPUs, at least 2"), std::string::npos)
+        << diags[0].str();
+  }
+}
+
 TEST(ExpectationParse, UnknownKeyIsRejectedWithPositionAndHint) {
   const auto diags = lint_text(replace(valid(), "tol = 0.25", "tolerance = 0.25"));
   ASSERT_EQ(diags.size(), 2u);  // the unknown key, and the band left without a tolerance

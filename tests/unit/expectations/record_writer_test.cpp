@@ -146,5 +146,21 @@ TEST(RecordWriter, AtMaxClockIsWrittenOnlyWhenSetAndParsesBack) {
   EXPECT_TRUE(back.entries[0].at_max_clock);
 }
 
+// node_gpus is set by hand on a node probe's entry and must survive a re-derivation's rewrite.
+TEST(RecordWriter, NodeGpusIsWrittenOnlyWhenSetAndParsesBack) {
+  Measurement a = m(7.8e11, "B/s");
+  a.peak = 9.56e11;
+  ExpectationFile f;
+  f.arch = "sm_90";
+  f.entries.push_back(derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a}, "cite:a paper, Table 2"));
+  EXPECT_EQ(render_expectation_file(f).find("node_gpus"), std::string::npos);
+  f.entries[0].node_gpus = 2;
+  std::vector<Diagnostic> diags;
+  const ExpectationFile back = parse_expectation_text(render_expectation_file(f), test::fixture("r.toml"), diags);
+  ASSERT_TRUE(diags.empty()) << diags.front().str();
+  ASSERT_EQ(back.entries.size(), 1u);
+  EXPECT_EQ(back.entries[0].node_gpus, 2);
+}
+
 }  // namespace
 }  // namespace gpuconform

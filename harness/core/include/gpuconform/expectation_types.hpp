@@ -52,6 +52,12 @@ struct Expectation {
   // at a lower clock then fails instead of passing per clock (verdict.cpp). Not for
   // all-SM tensor loads, which run below the maximum under the power cap by design.
   bool at_max_clock = false;
+  // Node probes (Scope::node) only: the entry holds for nodes of this many GPUs, the nodes
+  // its evidence comes from. A node exchange's rate depends on the node's size: all twelve
+  // ordered pairs of a 4-GPU H200 node at once moved 0.41 of the summed egress where a
+  // 2-GPU node's exchange moves 0.80 (2026-11-27). On a node of another size the runner
+  // skips the test with that reason, and `record --from` pools only nodes of this size.
+  std::optional<int> node_gpus;
   std::string model;  // exact: reference model id
   std::string unit;
   std::string source;  // "run:<path>:<line>" or "cite:<reference>"
