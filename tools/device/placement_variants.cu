@@ -32,14 +32,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                             \
-  do {                                                                                       \
-    cudaError_t e = (x);                                                                     \
-    if (e != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
+#include "cuda_check.cuh"
 
 constexpr int kAtomicThreads = 256;
 constexpr int kUnroll = 8;

@@ -16,14 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                 \
-  do {                                                                           \
-    cudaError_t e = (x);                                                         \
-    if (e != cudaSuccess) {                                                      \
-      std::fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e));               \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#include "cuda_check.cuh"
 
 __device__ __forceinline__ unsigned long long gtime() {
   unsigned long long t;

@@ -49,14 +49,7 @@
 #include <type_traits>
 #include <vector>
 
-#define CHECK(x)                                                                   \
-  do {                                                                             \
-    cudaError_t e = (x);                                                           \
-    if (e != cudaSuccess) {                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                                \
-    }                                                                              \
-  } while (0)
+#include "cuda_check.cuh"
 
 #include "throughput/stream_access.cuh"  // the probes' own accesses (build with -I kernels)
 
