@@ -32,6 +32,7 @@ struct Slots {
   unsigned* outside = nullptr;                 // [1] blocks whose %smid was sm_count or more
   const unsigned long long* starts = nullptr;  // each SM's first node
   long long* cycles = nullptr;                 // timed cycles; -1: this SM never measured
+  long long* ns = nullptr;                     // the same region in %globaltimer nanoseconds
   unsigned long long* last = nullptr;          // each SM's last node (keeps its chase live)
   unsigned* failed = nullptr;                  // [1] measuring blocks whose own check failed (e.g. a lost copy)
   unsigned sm_count = 0;
@@ -73,6 +74,9 @@ class SlotSet {
   Slots arm(const std::vector<unsigned long long>& starts);
   // The launch just run: one reading per SM that measured, cycles / hops, labelled "SM n".
   placement::Launch collect(int hops) const;
+  // The same in nanoseconds per hop (%globaltimer), for paths whose latency does not
+  // scale with the SM clock (a peer GPU's memory over the link).
+  placement::Launch collect_ns(int hops) const;
   // Measuring blocks of the launch just run that reported a failure through Slots::failed.
   unsigned failed() const;
 
@@ -80,7 +84,7 @@ class SlotSet {
   int sm_count_;
   DeviceBuffer<unsigned> claims_, counters_;  // counters_: [0] claimed, [1] outside, [2] failed
   DeviceBuffer<unsigned long long> starts_, last_;
-  DeviceBuffer<long long> cycles_;
+  DeviceBuffer<long long> cycles_, ns_;
 };
 
 }  // namespace gpuconform::kernels::every_sm

@@ -125,14 +125,14 @@ std::string note_key(const Summary& s) {
   return key;
 }
 
-Measurement to_measurement(const Summary& s, const std::string& method) {
+Measurement to_measurement(const Summary& s, const std::string& method, const std::string& value_unit) {
   Measurement m;
   m.value = s.value;
   m.samples = s.samples;
-  m.unit = "cycles";
+  m.unit = value_unit;
   m.note("method", method);
   m.note(note_key(s), spread_note(s, m.unit));
-  Series series{"latency_" + note_key(s), "SM", "SM the " + s.unit + " measured from", "latency", "cycles", {}, {}};
+  Series series{"latency_" + note_key(s), "SM", "SM the " + s.unit + " measured from", "latency", value_unit, {}, {}};
   for (const Place& p : s.places) {
     series.x.push_back(p.place);
     series.y.push_back(p.median);

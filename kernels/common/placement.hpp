@@ -82,10 +82,11 @@ std::string spread_note(const Summary& s, const std::string& value_unit);
 // The note key: "per_sm" or "per_cluster".
 std::string note_key(const Summary& s);
 
-// value, samples, unit "cycles", the method and spread notes, and the series
-// "latency_per_<unit>" (x: the SM each placement measured from, y: its median).
-// Not named kPerSmSeries: that one holds ratios for the uniformity verdict.
-Measurement to_measurement(const Summary& s, const std::string& method);
+// value, samples, unit (the readings' unit: "cycles", or "ns" per hop), the method
+// and spread notes, and the series "latency_per_<unit>" (x: the SM each placement
+// measured from, y: its median). Not named kPerSmSeries: that one holds ratios
+// for the uniformity verdict.
+Measurement to_measurement(const Summary& s, const std::string& method, const std::string& value_unit = "cycles");
 
 // The note "sm0_alone": the single-block reading of `place` (the method before
 // this one) beside its reading among every placement and the median over them:

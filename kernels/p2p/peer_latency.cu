@@ -1,24 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
 // Load-to-use latency of GPU A reading GPU B's memory through peer access
-// (p2p.latency.read): one thread of A chases pointers through a random single
-// cycle (chase_plan.hpp) over 4 MiB of B's memory, one node per 128-byte line, with
-// ld.global.cg (not cached in A's L1). Every load's address is the previous load's
-// value, so the loads serialise and the time per hop is one round trip over the
-// link to B's L2 (4 MiB fits there; a first full cycle, untimed, puts it there).
-// The value is nanoseconds per hop from %globaltimer; cycles per hop from clock64
-// are noted beside it (the link's share of a round trip does not scale with A's
-// SM clock, so nanoseconds are the quantity to judge).
+// (p2p.latency.read), from every SM of A at once (common/every_sm.cuh): one
+// block per SM chases pointers through one random single cycle
+// (chase_plan.hpp) over 4 MiB of B's memory, one node per 128-byte line, with
+// ld.global.cg (not cached in A's L1), each SM from its own point of the
+// cycle (placement::spread_starts). Every load's address is the previous
+// load's value, so the loads serialise and the time per hop is one round trip
+// over the link to B's L2 (4 MiB fits there; every SM's untimed lap puts it
+// there). The value is the median over SMs of nanoseconds per hop from
+// %globaltimer (the link's share of a round trip does not scale with A's SM
+// clock); cycles per hop are noted beside it.
+//
+// Why every SM: one thread timed wherever the launch put it read 794-799 ns
+// from one H200 of a 4-GPU node (GPU-5ac73486, 2026-11-27) against 846-855 ns
+// for the other eleven ordered pairs, reads into that GPU included: the
+// requester's SM placement moved the value, not the link. The median over SMs
+// is the same spot on every board; the spread over SMs is in the note.
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "common/clock_stamps.cuh"
+#include "common/every_sm.cuh"
+#include "common/placement.hpp"
 #include "gpuconform/cuda_check.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/stats.hpp"
 #include "latency/chase_plan.hpp"
+#include "latency/pointer_chase.cuh"
 #include "p2p/peer_buffers.hpp"
 #include "p2p/peer_link.hpp"
 
@@ -30,21 +40,6 @@ constexpr std::size_t kLine = 128;
 constexpr std::size_t kNodes = kFootprint / kLine;
 constexpr int kTimedHops = 4096;
 
-// result = {ns, cycles, last pointer}; the last pointer is stored before the
-// closing reads, so they wait for the final load.
-__global__ void peer_chase(unsigned long long start, int warm_hops, int timed_hops, unsigned long long* result) {
-  unsigned long long p = start;
-  for (int i = 0; i < warm_hops; ++i) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p)::"memory");
-  const unsigned long long t0 = gc_globaltimer();
-  const long long c0 = gc_clock64();
-  for (int i = 0; i < timed_hops; ++i) asm volatile("ld.global.cg.u64 %0, [%0];" : "+l"(p)::"memory");
-  result[2] = p;
-  const long long c1 = gc_clock64();
-  const unsigned long long t1 = gc_globaltimer();
-  result[0] = t1 - t0;
-  result[1] = static_cast<unsigned long long>(c1 - c0);
-}
-
 Measurement peer_read_latency(const ProbeContext& ctx) {
   const DeviceInfo& b = require_peers(ctx).front();
   enable_peer_access(ctx.device, b);
@@ -55,37 +50,38 @@ Measurement peer_read_latency(const ProbeContext& ctx) {
   const auto base = reinterpret_cast<unsigned long long>(nodes.get());
   for (std::size_t i = 0; i < kNodes; ++i) image[i * kLine / 8] = base + next[i] * kLine;
   GC_CUDA_CHECK(cudaMemcpy(nodes.get(), image.data(), kFootprint, cudaMemcpyHostToDevice));
-  unsigned long long* result = nullptr;
-  GC_CUDA_CHECK(cudaMalloc(&result, 3 * sizeof(unsigned long long)));
+
+  every_sm::SlotSet slots(ctx.device.sm_count);
+  std::vector<unsigned long long> starts;
+  for (std::uint32_t node : placement::spread_starts(next, 0, static_cast<std::size_t>(slots.sm_count())))
+    starts.push_back(base + node * kLine);
+  chase_dev::ChaseArgs a;
+  a.warm_hops = static_cast<int>(kNodes);  // one untimed lap: the whole footprint in B's L2
+  a.timed_hops = kTimedHops;
   const int launches = ctx.quick ? 3 : 9;
-  std::vector<double> ns, cycles;
-  try {
-    for (int l = 0; l <= launches; ++l) {  // launch 0 is untimed warm-up
-      peer_chase<<<1, 1>>>(base, static_cast<int>(kNodes), kTimedHops, result);
-      GC_CUDA_CHECK(cudaGetLastError());
-      unsigned long long host[3];
-      GC_CUDA_CHECK(cudaMemcpy(host, result, sizeof host, cudaMemcpyDeviceToHost));
-      if (l == 0) continue;
-      ns.push_back(static_cast<double>(host[0]) / kTimedHops);
-      cycles.push_back(static_cast<double>(host[1]) / kTimedHops);
+  std::vector<placement::Launch> ns, cycles;
+  for (int l = 0; l <= launches; ++l) {  // launch 0 is untimed warm-up
+    cycles.push_back(chase_dev::run_chase_on_every_sm<chase_dev::Level::l2>(a, slots, starts));
+    ns.push_back(slots.collect_ns(kTimedHops));
+    if (l == 0) {
+      ns.clear();
+      cycles.clear();
     }
-  } catch (...) {
-    cudaFree(result);
-    throw;
   }
-  cudaFree(result);
-  Measurement m;
-  m.unit = "ns";
-  m.samples = ns;
-  m.value = median(ns);
-  const double cyc = median(cycles);
-  m.sm_clock_mhz = cyc / m.value * 1e3;
-  m.note("method", fmt::format("one thread of GPU {} chases a random single cycle of {} nodes (one per {} B line, "
-                               "{} MiB) in GPU {}'s memory with ld.global.cg; {} timed hops after a full untimed "
-                               "cycle; median of {} launches",
-                               ctx.device.index, kNodes, kLine, kFootprint >> 20, b.index, kTimedHops, launches));
-  m.note("cycles_per_hop", fmt::format("{:.1f} (clock64 of GPU {}, {:.0f} MHz during the chase)", cyc,
-                                       ctx.device.index, m.sm_clock_mhz));
+  const placement::Summary s = placement::summarize(ns, "SM");
+  const placement::Summary c = placement::summarize(cycles, "SM");
+  Measurement m = placement::to_measurement(
+      s,
+      fmt::format("ld.global.cg pointer chase from every SM of GPU {} at once (one block per SM, the first to claim "
+                  "it by %smid) through one random single cycle of {} nodes (one per {} B line, {} MiB) in GPU {}'s "
+                  "memory: each SM walks one untimed lap from its own point of the cycle, then times {} hops with "
+                  "%globaltimer; sample = median over SMs of ns per hop, value = median of {} launches after an "
+                  "untimed one",
+                  ctx.device.index, kNodes, kLine, kFootprint >> 20, b.index, kTimedHops, launches),
+      "ns");
+  m.sm_clock_mhz = c.value / m.value * 1e3;
+  m.note("cycles_per_hop", fmt::format("median over SMs {:.1f} (clock64 of GPU {}, {:.0f} MHz during the chase)",
+                                       c.value, ctx.device.index, m.sm_clock_mhz));
   return m;
 }
 

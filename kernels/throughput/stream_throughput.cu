@@ -16,6 +16,14 @@
 //   eight times the L2; smaller only when the device lacks the memory): no pass
 //   finds the previous pass's data in the L2. The peak is the device's own
 //   2 x memory clock x bus bytes (double data rate on the full bus).
+// - L2: the rate depends on which physical pages hold the footprint: eight
+//   separate allocations of one H200 read 10.15-10.57 TB/s, each the same in a
+//   second round (GPU-4b3b1e9b, 2026-11-27, tools/device/l2_spread_variants.cu;
+//   1.1 % on another board), and spreading one footprint over more pages
+//   either kept that or ran 20 % slower. So one launch of an L2 probe is one
+//   kernel in each of L2Shape::placements footprints of separate allocations,
+//   back to back: every sample averages them, and a run no longer reads the
+//   luck of one allocation.
 // - L2: a resident grid (blocks per SM from the occupancy calculator) cycles
 //   through a footprint of a quarter of the L2 (inside one partition's share
 //   on Hopper's two-partition L2), one contiguous chunk per block and step,
@@ -26,7 +34,14 @@
 //   of at least kLaunchTargetMs (calibrate_trips). No public peak: the
 //   expectation is a measured minimum.
 //
-// Data are random and non-zero; read results feed a sum stored only on an
+// Data are non-zero: random for device memory; for the L2, one repeated byte,
+// because the L2 reads random data so fast that the board's power limit, not
+// the L2, sets the rate: on an H100 (GPU-cba43399, 2026-11-27,
+// tools/device/l2_power_variants.cu) the l2.read kernel drew 662 W of the
+// 700 W limit on random data and 475 W on one repeated word, at the same
+// 11.29 / 11.31 TB/s; in suite runs, where the earlier probes have warmed the
+// board, the random-data runs that met sw_power_cap read up to 5 % less than
+// the same board's other runs. Read results feed a sum stored only on an
 // impossible condition. Bytes counted: what the kernel reads plus what it
 // writes, as STREAM counts them (full-sector writes need no read for
 // ownership), e.g. triad = 2 arrays read + 1 written.
@@ -38,6 +53,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "common/clock_stamps.cuh"
 #include "common/fill.cuh"
@@ -67,7 +83,7 @@ constexpr int kThreads = 1024;
 struct HbmShape {
   static constexpr bool on_l2 = false;
   static constexpr Shape shape = Shape::flat;
-  static constexpr int width = 16;      // bytes per access: 4, 8 or 16
+  static constexpr int width = 16;  // bytes per access: 4, 8 or 16
   // flat: accesses per thread (resident: accesses in flight per thread). Reads
   // take four 16 B loads a thread, writes, copies and triads one access: on an
   // H200 (GPU-717f66b6, 2026-11-26, stream_variants.cu) one 16 B load a thread
@@ -76,6 +92,8 @@ struct HbmShape {
   static constexpr int per_thread(Pattern p) { return p == Pattern::read ? 4 : 1; }
   static constexpr int max_per_thread = 4;
   static constexpr std::size_t array_bytes = std::size_t(4) << 30;  // per array, when the device has the memory
+  static constexpr bool repeated_fill = false;                      // random data
+  static constexpr int placements = 1;                              // 4 GiB arrays span thousands of pages
 };
 struct L2Shape {
   static constexpr bool on_l2 = true;
@@ -84,6 +102,8 @@ struct L2Shape {
   static constexpr int per_thread(Pattern) { return 4; }
   static constexpr int max_per_thread = 4;
   static constexpr int footprint_divisor = 4;  // footprint = L2 / 4
+  static constexpr bool repeated_fill = true;  // one repeated byte, not random data (header)
+  static constexpr int placements = 8;         // footprints per launch, each its own allocation (header)
 };
 // The cache operators of hbm.read/write/copy/triad (the .ca/.cg/... variants
 // name theirs). ptxas 13.0 for sm_90a: ld.global.cs -> LDG.E.EF (evict-first),
@@ -110,9 +130,9 @@ constexpr double kHbmWarmupMs = 50;
 // the wrap costs one compare per step, not one per access (the offsets within
 // a chunk are immediates of the loads).
 template <Pattern P, Ld L, St S, int W, int U>
-__global__ void __launch_bounds__(kThreads) stream_resident(const Vec<W>* a, const Vec<W>* b, Vec<W>* c,
-                                                            unsigned chunks, unsigned groups, float scale,
-                                                            unsigned sink_key, float* sink, long long* stamps) {
+__global__ void __launch_bounds__(kThreads)
+    stream_resident(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, unsigned chunks, unsigned groups, float scale,
+                    unsigned sink_key, float* sink, long long* stamps) {
   const GcStamp begin = gc_stamp_now();
   const unsigned step = gridDim.x % chunks;
   unsigned k = blockIdx.x % chunks;
@@ -136,8 +156,8 @@ __global__ void __launch_bounds__(kThreads) stream_resident(const Vec<W>* a, con
 int arrays_read(Pattern p) { return p == Pattern::read || p == Pattern::copy ? 1 : p == Pattern::triad ? 2 : 0; }
 int arrays_written(Pattern p) { return p == Pattern::read ? 0 : 1; }
 const char* ld_name(Ld l) {
-  constexpr const char* names[] = {"ld.global", "ld.global.ca", "ld.global.cg", "ld.global.cs", "ld.global.lu",
-                                   "ld.global.cv"};
+  constexpr const char* names[] = {"ld.global",    "ld.global.ca", "ld.global.cg",
+                                   "ld.global.cs", "ld.global.lu", "ld.global.cv"};
   return names[static_cast<int>(l)];
 }
 const char* st_name(St s) {
@@ -181,11 +201,28 @@ Measurement measure_stream(const ProbeContext& ctx) {
   }
   const std::size_t count = bytes / W;
   if (count < std::size_t(kThreads) * U) throw ProbeSkipped("the footprint is smaller than one block's accesses");
-  DeviceBuffer<T> a(n_in >= 1 ? count : 0), b(n_in >= 2 ? count : 0), c(n_out ? count : 0);
+  // One set of arrays per placement (Cfg::placements; device memory: one).
+  constexpr int kPlacements = Cfg::placements;
+  std::vector<DeviceBuffer<T>> as, bs, cs;
+  for (int p = 0; p < kPlacements; ++p) {
+    as.emplace_back(n_in >= 1 ? count : 0);
+    bs.emplace_back(n_in >= 2 ? count : 0);
+    cs.emplace_back(n_out ? count : 0);
+  }
   DeviceBuffer<float> sink(1);
-  if (n_in >= 1) fill_random(reinterpret_cast<std::uint64_t*>(a.get()), bytes / 8, 0x6770756366u);
-  if (n_in >= 2) fill_random(reinterpret_cast<std::uint64_t*>(b.get()), bytes / 8, 0x7472696164u);
-  if (n_out) fill_random(reinterpret_cast<std::uint64_t*>(c.get()), bytes / 8, 0x77726974u);
+  // 0x3F: every 4-byte word reads 0x3F3F3F3F, the float 0.747, never zero.
+  constexpr int kRepeatedByte = 0x3F;
+  auto fill = [bytes](T* p, std::uint64_t seed) {
+    if (Cfg::repeated_fill)
+      GC_CUDA_CHECK(cudaMemset(p, kRepeatedByte, bytes));
+    else
+      fill_random(reinterpret_cast<std::uint64_t*>(p), bytes / 8, seed);
+  };
+  for (int p = 0; p < kPlacements; ++p) {
+    if (n_in >= 1) fill(as[p].get(), 0x6770756366u + p);
+    if (n_in >= 2) fill(bs[p].get(), 0x7472696164u + p);
+    if (n_out) fill(cs[p].get(), 0x77726974u + p);
+  }
   const float scale = 0.5f;
   const unsigned key = 0x7F7FFFFFu;
 
@@ -194,10 +231,9 @@ Measurement measure_stream(const ProbeContext& ctx) {
   // run on a board times the same launch, and so that the first launches, at
   // the cold rate, do not size it. L2 has no peak: calibrate_trips.
   const double peak = Cfg::on_l2 ? 0 : 2.0 * dev.mem_clock_khz * 1e3 * (dev.mem_bus_width_bits / 8.0);
-  const int hbm_passes =
-      Cfg::on_l2 ? 0
-                 : std::max(1, static_cast<int>(std::ceil(kLaunchTargetMs * 1e-3 * peak /
-                                                          (static_cast<double>(bytes) * n_arrays))));
+  const int hbm_passes = Cfg::on_l2 ? 0
+                                    : std::max(1, static_cast<int>(std::ceil(kLaunchTargetMs * 1e-3 * peak /
+                                                                             (static_cast<double>(bytes) * n_arrays))));
   Work work;
   std::string grid_text;
   StampedLaunch launch;
@@ -207,38 +243,51 @@ Measurement measure_stream(const ProbeContext& ctx) {
     kernel = reinterpret_cast<const void*>(&stream_flat<P, L, S, W, U, kThreads>);
     const std::size_t blocks_per_pass = count / (std::size_t(kThreads) * U);
     if (blocks_per_pass > 0x7FFFFFFFu) throw ProbeSkipped("the array needs more blocks than a grid dimension holds");
-    auto run = [=, &a, &b, &c, &sink](int passes) {
-      stream_flat<P, L, S, W, U, kThreads><<<dim3(static_cast<unsigned>(blocks_per_pass), static_cast<unsigned>(passes)),
-                                   kThreads>>>(a.get(), b.get(), c.get(), scale, key, sink.get());
+    static_assert(Cfg::shape != Shape::flat || kPlacements == 1, "the flat grid streams one set of arrays");
+    auto run = [=, &as, &bs, &cs, &sink](int passes) {
+      stream_flat<P, L, S, W, U, kThreads>
+          <<<dim3(static_cast<unsigned>(blocks_per_pass), static_cast<unsigned>(passes)), kThreads>>>(
+              as[0].get(), bs[0].get(), cs[0].get(), scale, key, sink.get());
     };
     // grid.y caps the passes at 65535: ample (an L2 quarter of 12 MiB at 10 TB/s needs ~4100 for 5 ms).
     const int passes = Cfg::on_l2 ? calibrate_trips(run, kLaunchTargetMs, 1, 65535) : std::min(hbm_passes, 65535);
     launch = [run, passes](long long*) { run(passes); };
     passes_per_launch = passes;
-    grid_text = fmt::format("flat grid: {} blocks x {} threads per pass x {} passes (grid.y), {} x {} B per thread, "
-                            "no loop",
-                            blocks_per_pass, kThreads, passes, U, W);
+    grid_text = fmt::format(
+        "flat grid: {} blocks x {} threads per pass x {} passes (grid.y), {} x {} B per thread, "
+        "no loop",
+        blocks_per_pass, kThreads, passes, U, W);
   } else {
     kernel = reinterpret_cast<const void*>(&stream_resident<P, L, S, W, U>);
     const std::size_t chunks = count / (std::size_t(kThreads) * U);
     if (chunks >= (std::size_t(1) << 31)) throw ProbeSkipped("the resident kernel indexes fewer than 2^31 chunks");
     int blocks_per_sm = 0;
-    GC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, stream_resident<P, L, S, W, U>,
-                                                                kThreads, 0));
+    GC_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, stream_resident<P, L, S, W, U>, kThreads, 0));
     const int grid = std::max(1, blocks_per_sm) * dev.sm_count;
-    auto run = [=, &a, &b, &c, &sink](int groups, long long* stamps) {
-      stream_resident<P, L, S, W, U><<<grid, kThreads>>>(a.get(), b.get(), c.get(), static_cast<unsigned>(chunks),
-                                                         static_cast<unsigned>(groups), scale, key, sink.get(), stamps);
+    // One kernel in placement p; the clock stamps come from the first placement's kernel.
+    auto run = [=, &as, &bs, &cs, &sink](int p, int groups, long long* stamps) {
+      stream_resident<P, L, S, W, U><<<grid, kThreads>>>(as[p].get(), bs[p].get(), cs[p].get(),
+                                                         static_cast<unsigned>(chunks), static_cast<unsigned>(groups),
+                                                         scale, key, sink.get(), stamps);
     };
     // Steps (one chunk per block each) for one pass over the footprint.
     const int one_pass = std::max(1, static_cast<int>((chunks + grid - 1) / grid));
-    const int groups = Cfg::on_l2 ? calibrate_trips([&](int g) { run(g, nullptr); }, kLaunchTargetMs, one_pass)
+    const int groups = Cfg::on_l2 ? calibrate_trips([&](int g) { run(0, g, nullptr); }, kLaunchTargetMs, one_pass)
                                   : hbm_passes * one_pass;
-    launch = [run, groups](long long* stamps) { run(groups, stamps); };
-    passes_per_launch = static_cast<double>(groups) * grid / static_cast<double>(chunks);
-    grid_text = fmt::format("resident grid: {} blocks x {} threads ({} per SM), {} x {} B accesses in flight per "
-                            "thread, {} steps of one {} KiB chunk per block through a ring of {} chunks",
-                            grid, kThreads, blocks_per_sm, U, W, groups, kThreads * U * W / 1024, chunks);
+    // A "launch" of the harness: one kernel in every placement, back to back.
+    launch = [run, groups](long long* stamps) {
+      for (int p = 0; p < kPlacements; ++p) run(p, groups, p == 0 ? stamps : nullptr);
+    };
+    passes_per_launch = static_cast<double>(groups) * grid / static_cast<double>(chunks) * kPlacements;
+    grid_text = fmt::format(
+        "resident grid: {} blocks x {} threads ({} per SM), {} x {} B accesses in flight per "
+        "thread, {} steps of one {} KiB chunk per block through a ring of {} chunks{}",
+        grid, kThreads, blocks_per_sm, U, W, groups, kThreads * U * W / 1024, chunks,
+        kPlacements > 1 ? fmt::format("; one kernel in each of {} footprints of separate "
+                                      "allocations per launch (placements, header)",
+                                      kPlacements)
+                        : std::string());
   }
   work.units_per_launch = static_cast<double>(bytes) * n_arrays * passes_per_launch;
   work.sms_used = dev.sm_count;
@@ -246,11 +295,13 @@ Measurement measure_stream(const ProbeContext& ctx) {
   const std::string ops = P == Pattern::read    ? ld_name(L)
                           : P == Pattern::write ? st_name(S)
                                                 : fmt::format("{} / {}", ld_name(L), st_name(S));
-  work.method = fmt::format("{} MiB{} x {} array(s) read + {} written, {:.4g} passes per launch (>= {} ms{}); {}; {}; "
-                            "random non-zero data; bytes = all reads + writes",
-                            bytes >> 20, Cfg::on_l2 ? fmt::format(" (1/{} of the L2)", L2Shape::footprint_divisor) : "",
-                            n_in, n_out, passes_per_launch, kLaunchTargetMs, Cfg::on_l2 ? ", calibrated" : " at the peak",
-                            grid_text, ops);
+  work.method = fmt::format(
+      "{} MiB{} x {} array(s) read + {} written, {:.4g} passes per launch (>= {} ms{}); {}; {}; "
+      "{}; bytes = all reads + writes",
+      bytes >> 20, Cfg::on_l2 ? fmt::format(" (1/{} of the L2)", L2Shape::footprint_divisor) : "", n_in, n_out,
+      passes_per_launch, kLaunchTargetMs, Cfg::on_l2 ? ", calibrated" : " at the peak", grid_text, ops,
+      Cfg::repeated_fill ? fmt::format("data: the non-zero byte {:#x} repeated (power, header)", kRepeatedByte)
+                         : "random non-zero data");
   if (!Cfg::on_l2) {
     const double bus_bytes = dev.mem_bus_width_bits / 8.0;
     work.device_peak = peak;
@@ -263,7 +314,6 @@ Measurement measure_stream(const ProbeContext& ctx) {
   m.note("sass", sass::timed_region_note(kernel, dev.arch()));
   return m;
 }
-
 
 // Summaries: "device-memory <what> bandwidth as a fraction of 2 x memory clock x bus width".
 std::string hbm_summary(const std::string& what) {

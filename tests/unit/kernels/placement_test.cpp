@@ -139,6 +139,17 @@ TEST(Placement, MeasurementCarriesValueSamplesNotesAndASeriesTheUniformityJudgeI
   EXPECT_EQ(find_per_sm_series(m), nullptr);
 }
 
+TEST(Placement, MeasurementInNanosecondsSaysSoInItsUnitNoteAndSeries) {
+  // The peer-memory chase (p2p.latency.read) reads %globaltimer per hop, not cycles.
+  const Summary s = summarize({sm_launch(14, 820), sm_launch(14, 830)}, "SM");
+  const Measurement m = to_measurement(s, "the method", "ns");
+  EXPECT_EQ(m.unit, "ns");
+  ASSERT_NE(m.find_note("per_sm"), nullptr);
+  EXPECT_NE(m.find_note("per_sm")->find(" ns over 14 SMs"), std::string::npos) << *m.find_note("per_sm");
+  ASSERT_EQ(m.series.size(), 1u);
+  EXPECT_EQ(m.series[0].y_unit, "ns");
+}
+
 TEST(Placement, AloneNoteSetsTheSinglePlacementBesideItsReadingAmongAll) {
   const Summary s = summarize({sm_launch(14, 100)}, "SM");
   EXPECT_EQ(alone_note(s, 0, 98.5),
