@@ -181,6 +181,38 @@ std::size_t hbm_array_bytes(const DeviceInfo& dev, int arrays) {
   return bytes / kGrain * kGrain;
 }
 
+constexpr int kRepeatedByte = 0x3F;  // repeated_fill's byte
+
+// The arrays of one probe: a and b read, c written, one set per placement
+// (Cfg::placements; device memory: one), each filled as Cfg says: random
+// non-zero words, or (repeated_fill) the byte 0x3F, so every 4-byte word reads
+// 0x3F3F3F3F, the float 0.747, never zero.
+template <class T>
+struct StreamArrays {
+  std::vector<DeviceBuffer<T>> a, b, c;
+};
+
+template <class T, class Cfg>
+StreamArrays<T> stream_arrays(std::size_t count, int n_in, int n_out) {
+  const std::size_t bytes = count * sizeof(T);
+  auto fill = [bytes](T* p, std::uint64_t seed) {
+    if (Cfg::repeated_fill)
+      GC_CUDA_CHECK(cudaMemset(p, kRepeatedByte, bytes));
+    else
+      fill_random(reinterpret_cast<std::uint64_t*>(p), bytes / 8, seed);
+  };
+  StreamArrays<T> s;
+  for (int p = 0; p < Cfg::placements; ++p) {
+    s.a.emplace_back(n_in >= 1 ? count : 0);
+    s.b.emplace_back(n_in >= 2 ? count : 0);
+    s.c.emplace_back(n_out ? count : 0);
+    if (n_in >= 1) fill(s.a.back().get(), 0x6770756366u + p);
+    if (n_in >= 2) fill(s.b.back().get(), 0x7472696164u + p);
+    if (n_out) fill(s.c.back().get(), 0x77726974u + p);
+  }
+  return s;
+}
+
 template <Pattern P, Ld L, St S, class Cfg>
 Measurement measure_stream(const ProbeContext& ctx) {
   constexpr int W = Cfg::width, U = Cfg::per_thread(P);
@@ -201,28 +233,10 @@ Measurement measure_stream(const ProbeContext& ctx) {
   }
   const std::size_t count = bytes / W;
   if (count < std::size_t(kThreads) * U) throw ProbeSkipped("the footprint is smaller than one block's accesses");
-  // One set of arrays per placement (Cfg::placements; device memory: one).
   constexpr int kPlacements = Cfg::placements;
-  std::vector<DeviceBuffer<T>> as, bs, cs;
-  for (int p = 0; p < kPlacements; ++p) {
-    as.emplace_back(n_in >= 1 ? count : 0);
-    bs.emplace_back(n_in >= 2 ? count : 0);
-    cs.emplace_back(n_out ? count : 0);
-  }
+  StreamArrays<T> arrays = stream_arrays<T, Cfg>(count, n_in, n_out);
+  std::vector<DeviceBuffer<T>>&as = arrays.a, &bs = arrays.b, &cs = arrays.c;
   DeviceBuffer<float> sink(1);
-  // 0x3F: every 4-byte word reads 0x3F3F3F3F, the float 0.747, never zero.
-  constexpr int kRepeatedByte = 0x3F;
-  auto fill = [bytes](T* p, std::uint64_t seed) {
-    if (Cfg::repeated_fill)
-      GC_CUDA_CHECK(cudaMemset(p, kRepeatedByte, bytes));
-    else
-      fill_random(reinterpret_cast<std::uint64_t*>(p), bytes / 8, seed);
-  };
-  for (int p = 0; p < kPlacements; ++p) {
-    if (n_in >= 1) fill(as[p].get(), 0x6770756366u + p);
-    if (n_in >= 2) fill(bs[p].get(), 0x7472696164u + p);
-    if (n_out) fill(cs[p].get(), 0x77726974u + p);
-  }
   const float scale = 0.5f;
   const unsigned key = 0x7F7FFFFFu;
 
