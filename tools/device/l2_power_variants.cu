@@ -39,9 +39,8 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "l2_resident.cuh"
 
-constexpr int kThreads = 1024;
-constexpr int kInFlight = 4;
 constexpr unsigned long long kSwPowerCap = 0x4;  // nvmlClocksEventReasonSwPowerCap
 
 // ---- NVML through dlopen (no nvml.h needed): the four calls this program makes ----
@@ -85,32 +84,6 @@ __global__ void fill(unsigned long long* w, std::size_t n, int mode) {
   }
 }
 
-// The suite's resident kernel (kernels/throughput/stream_throughput.cu), read or write.
-template <bool kWrite, bool kConstStore>
-__global__ void __launch_bounds__(kThreads) resident(float* a, unsigned chunks, unsigned groups, float* sink) {
-  const unsigned step = gridDim.x % chunks;
-  unsigned k = blockIdx.x % chunks;
-  float base = 1.0f + static_cast<float>(threadIdx.x), acc = 0;
-#pragma unroll 1
-  for (unsigned g = 0; g < groups; ++g) {
-    const std::size_t first = static_cast<std::size_t>(k) * (kThreads * kInFlight) + threadIdx.x;
-    if constexpr (kWrite) {
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) __stcg(a + first + u * kThreads, kConstStore ? 1.0f : base + u);
-    } else {
-      float v[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(a + first + u * kThreads);
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) acc += v[u];
-    }
-    k += step;
-    if (k >= chunks) k -= chunks;
-    base += 0.5f;
-  }
-  if (!kWrite && __float_as_uint(acc) == 0x7F7FFFFFu) *sink = acc;
-}
-
 double quantile(std::vector<double> v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -130,16 +103,19 @@ struct Runner {
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
-    unsigned groups = 1000;
-    for (int i = 0; i < 3; ++i) {
+    // One event-timed launch of `groups` steps, in ms.
+    auto timed_ms = [&](unsigned groups) {
       CHECK(cudaEventRecord(e0));
-      resident<W, C><<<grid, kThreads>>>(a, chunks, groups, sink);
+      resident<W, C><<<grid, kThreads>>>(a, chunks, 1, false, groups, sink);
       CHECK(cudaEventRecord(e1));
       CHECK(cudaEventSynchronize(e1));
       float ms = 0;
       CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      groups = std::max(1u, static_cast<unsigned>(groups * 5.0 / std::max(ms, 0.01f)));
-    }
+      return ms;
+    };
+    unsigned groups = 1000;
+    for (int i = 0; i < 3; ++i)
+      groups = std::max(1u, static_cast<unsigned>(groups * 5.0 / std::max(timed_ms(groups), 0.01f)));
     const double launch_bytes = double(groups) * grid * kThreads * kInFlight * sizeof(float);
     std::vector<Sample> samples;
     std::atomic<bool> done{false};
@@ -156,13 +132,7 @@ struct Runner {
     std::vector<double> tbs;
     const auto t0 = std::chrono::steady_clock::now();
     while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
-      CHECK(cudaEventRecord(e0));
-      resident<W, C><<<grid, kThreads>>>(a, chunks, groups, sink);
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      tbs.push_back(launch_bytes / (ms * 1e-3) / 1e12);
+      tbs.push_back(launch_bytes / (timed_ms(groups) * 1e-3) / 1e12);
     }
     done = true;
     poll.join();

@@ -16,7 +16,8 @@
 // in flight per thread, one 16 KiB chunk per block and step, a ring of chunks
 // making a quarter of the L2); variant strideS places chunk k at chunk k x S of
 // the buffer, so the same footprint spans S times as many pages (stride1 = the
-// suite today); rotS also shifts it by (page mod S) chunks (slot() says why). Eight separate allocations are the
+// suite today); rotS also shifts it by (page mod S) chunks (slot() in l2_resident.cuh
+// says why). Eight separate allocations are the
 // placements; each variant is measured in every placement (median of 7 ~3 ms launches after 2 untimed), twice (rounds),
 // so that the spread over placements can be told from launch noise. One machine-parsable line per measurement, then a
 // summary per variant:
@@ -33,47 +34,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
-
-constexpr int kThreads = 1024;
-constexpr int kInFlight = 4;
-constexpr std::size_t kChunkFloats = std::size_t(kThreads) * kInFlight;  // 16 KiB
-
-// Where chunk k of the footprint lies, in chunks from the buffer's start. stride1: k.
-// strideS: k x S, so the footprint spans S times as many 2 MiB pages but uses only
-// every S-th 16 KiB of each, the same ones in every page (address bits 14.. of the
-// offset within a page are fixed). rotS: as strideS, shifted by (page mod S) chunks,
-// so that S consecutive pages together use every offset within a page once.
-constexpr unsigned kChunksPerPage = (2u << 20) / (kChunkFloats * 4);  // 128
-__device__ __forceinline__ std::size_t slot(unsigned k, unsigned stride, bool rotate) {
-  const std::size_t at = static_cast<std::size_t>(k) * stride;
-  return rotate ? at + (at / kChunksPerPage) % stride : at;
-}
-
-template <bool kWrite>
-__global__ void __launch_bounds__(kThreads)
-    resident(float* a, unsigned chunks, unsigned stride, bool rotate, unsigned groups, float* sink) {
-  const unsigned step = gridDim.x % chunks;
-  unsigned k = blockIdx.x % chunks;
-  float base = 1.0f + static_cast<float>(threadIdx.x), acc = 0;
-#pragma unroll 1
-  for (unsigned g = 0; g < groups; ++g) {
-    float* chunk = a + slot(k, stride, rotate) * kChunkFloats + threadIdx.x;
-    if constexpr (kWrite) {
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) __stcg(chunk + u * kThreads, base + u);
-    } else {
-      float v[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) acc += v[u];
-    }
-    k += step;
-    if (k >= chunks) k -= chunks;
-    base += 0.5f;
-  }
-  if (!kWrite && __float_as_uint(acc) == 0x7F7FFFFFu) *sink = acc;
-}
+#include "l2_resident.cuh"
 
 int main() {
   cudaDeviceProp prop{};
