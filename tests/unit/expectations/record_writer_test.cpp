@@ -41,8 +41,8 @@ TEST(RecordWriter, NoisyBandWidensToThreeAndFiveTimesTheRunNoise) {
 
 TEST(RecordWriter, ASmallValueKeepsFourSignificantDigits) {
   // An error ratio of 1.23456e-4 (numeric.profile): three decimals would write 0.
-  const Expectation e =
-      derive_expectation(probe_of(ExpectationKind::band, 1e-6), {m(1.23456e-4, "ratio"), m(1.23456e-4, "ratio")}, "run:x:1");
+  const Expectation e = derive_expectation(probe_of(ExpectationKind::band, 1e-6),
+                                           {m(1.23456e-4, "ratio"), m(1.23456e-4, "ratio")}, "run:x:1");
   EXPECT_DOUBLE_EQ(*e.value, 1.235e-4);
   const Expectation big = derive_expectation(probe_of(ExpectationKind::band), {m(286.12345)}, "run:x:1");
   EXPECT_DOUBLE_EQ(*big.value, 286.123);
@@ -55,8 +55,9 @@ BoardRuns board(const std::string& gpu, std::vector<Measurement> runs, std::opti
 TEST(RecordWriter, WithoutAPolicyClassBothBoardsLieInsideAndFailEqualsDrift) {
   // Two deterministic boards 8 cycles apart: centred between them, half-width
   // 3 x 0 + 4 = 4, both medians on its edges; no class, so no drift fields.
-  const Expectation e = derive_expectation_across(
-      probe_of(ExpectationKind::band), {board("GPU-aaaaaaaa-1", {m(290), m(290), m(290)}), board("GPU-bbbbbbbb-2", {m(282)})});
+  const Expectation e =
+      derive_expectation_across(probe_of(ExpectationKind::band),
+                                {board("GPU-aaaaaaaa-1", {m(290), m(290), m(290)}), board("GPU-bbbbbbbb-2", {m(282)})});
   EXPECT_DOUBLE_EQ(*e.value, 286);
   EXPECT_DOUBLE_EQ(*e.tol, 4);
   EXPECT_FALSE(e.has_drift());
@@ -84,8 +85,9 @@ TEST(RecordWriter, OneBoardAcrossIsTheSingleBoardRule) {
 }
 
 TEST(RecordWriter, SecondsIsTheLargestOverTheBoards) {
-  const Expectation e = derive_expectation_across(
-      probe_of(ExpectationKind::band), {board("GPU-a", {m(4)}, 0.5), board("GPU-b", {m(4)}), board("GPU-c", {m(4)}, 1.25)});
+  const Expectation e =
+      derive_expectation_across(probe_of(ExpectationKind::band),
+                                {board("GPU-a", {m(4)}, 0.5), board("GPU-b", {m(4)}), board("GPU-c", {m(4)}, 1.25)});
   ASSERT_TRUE(e.seconds);
   EXPECT_DOUBLE_EQ(*e.seconds, 1.3);  // rounded up to two digits
 }
@@ -130,34 +132,40 @@ TEST(RecordWriter, RenderedFileParsesBackIdentically) {
   EXPECT_EQ(back.entries[0].source, "cite:a paper, Table 2");
 }
 
-// at_max_clock is set by hand on a fraction entry and must survive a re-derivation's rewrite.
-TEST(RecordWriter, AtMaxClockIsWrittenOnlyWhenSetAndParsesBack) {
-  Measurement a = m(3.0e12, "B/s");
-  a.peak = 3.35e12;
+// A derived fraction entry (bandwidth of a 9.56e11 B/s peak, say) to set a hand-written field on.
+ExpectationFile fraction_file(double value, double peak) {
+  Measurement a = m(value, "B/s");
+  a.peak = peak;
   ExpectationFile f;
   f.arch = "sm_90";
   f.entries.push_back(derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a}, "cite:a paper, Table 2"));
+  return f;
+}
+
+// The file as a re-derivation rewrites it, parsed back; fails the test on any diagnostic.
+ExpectationFile written_and_parsed_back(const ExpectationFile& f) {
+  std::vector<Diagnostic> diags;
+  ExpectationFile back = parse_expectation_text(render_expectation_file(f), test::fixture("r.toml"), diags);
+  EXPECT_TRUE(diags.empty()) << diags.front().str();
+  return back;
+}
+
+// at_max_clock is set by hand on a fraction entry and must survive a re-derivation's rewrite.
+TEST(RecordWriter, AtMaxClockIsWrittenOnlyWhenSetAndParsesBack) {
+  ExpectationFile f = fraction_file(3.0e12, 3.35e12);
   EXPECT_EQ(render_expectation_file(f).find("at_max_clock"), std::string::npos);
   f.entries[0].at_max_clock = true;
-  std::vector<Diagnostic> diags;
-  const ExpectationFile back = parse_expectation_text(render_expectation_file(f), test::fixture("r.toml"), diags);
-  ASSERT_TRUE(diags.empty()) << diags.front().str();
+  const ExpectationFile back = written_and_parsed_back(f);
   ASSERT_EQ(back.entries.size(), 1u);
   EXPECT_TRUE(back.entries[0].at_max_clock);
 }
 
 // node_gpus is set by hand on a node probe's entry and must survive a re-derivation's rewrite.
 TEST(RecordWriter, NodeGpusIsWrittenOnlyWhenSetAndParsesBack) {
-  Measurement a = m(7.8e11, "B/s");
-  a.peak = 9.56e11;
-  ExpectationFile f;
-  f.arch = "sm_90";
-  f.entries.push_back(derive_expectation(probe_of(ExpectationKind::fraction_of_peak), {a}, "cite:a paper, Table 2"));
+  ExpectationFile f = fraction_file(7.8e11, 9.56e11);
   EXPECT_EQ(render_expectation_file(f).find("node_gpus"), std::string::npos);
   f.entries[0].node_gpus = 2;
-  std::vector<Diagnostic> diags;
-  const ExpectationFile back = parse_expectation_text(render_expectation_file(f), test::fixture("r.toml"), diags);
-  ASSERT_TRUE(diags.empty()) << diags.front().str();
+  const ExpectationFile back = written_and_parsed_back(f);
   ASSERT_EQ(back.entries.size(), 1u);
   EXPECT_EQ(back.entries[0].node_gpus, 2);
 }
