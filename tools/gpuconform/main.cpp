@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
                                    gpuconform::suite_git_commit()),
                        "Print the version and the suite commit, then exit");
   app.require_subcommand(1, 1);
+  // One subcommand per line, in the order --help lists them.
+  // clang-format off
   const std::map<std::string, Command> commands = {
       {"run", add_run_command(app)},
       {"record", add_record_command(app)},
@@ -26,11 +28,13 @@ int main(int argc, char** argv) {
       {"vectors", add_vectors_command(app)},
       {"probe", add_probe_command(app)},
       {"compare", add_compare_command(app)},
+      {"judge", add_judge_command(app)},
       {"report", add_report_command(app)},
       {"resources", add_resources_command(app)},
       {"mathref", add_mathref_command(app)},
       {"worker", add_worker_command(app)},
   };
+  // clang-format on
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "gpuconform/per_sm.hpp"
+#include "gpuconform/sampling.hpp"
 
 namespace gpuconform {
 
@@ -97,6 +98,13 @@ double own_interval(const Measurement& m, const JudgeOptions& options) {
 }
 
 }  // namespace
+
+JudgeOptions judge_options_for(const ExpectationSet& expectations, bool quick) {
+  JudgeOptions options{!quick, quick ? sampling_policy(true).target_rel_half_width : 0};
+  if (const Expectation* clock = expectations.find("health.under_load.sm_clock"); clock && clock->min_fraction)
+    options.max_clock_floor = std::min(1.0, *clock->min_fraction);
+  return options;
+}
 
 Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& options) {
   if (!e.unit.empty() && !m.unit.empty() && e.unit != m.unit)

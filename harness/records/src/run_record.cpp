@@ -73,6 +73,8 @@ nlohmann::json measurement_json(const Measurement& m) {
     j["peak_formula"] = m.peak_formula;
     j["fraction_of_peak"] = m.value / *m.peak;
   }
+  // A number as well as the note, so that `judge` can hold a recorded value to an at_max_clock entry.
+  if (m.peak_at_max_clock) j["peak_at_max_clock"] = *m.peak_at_max_clock;
   if (m.compared) j["compared"] = m.compared;
   if (m.sm_clock_mhz > 0) j["sm_clock_mhz"] = m.sm_clock_mhz;
   nlohmann::json notes = nlohmann::json::object();

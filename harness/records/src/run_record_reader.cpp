@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -53,8 +54,40 @@ Int integer_or(const json& j, const char* key, Int fallback) {
   return j.contains(key) ? integer<Int>(j, key) : fallback;
 }
 
-// The inverse of measurement_json() for what a derivation reads: value, unit, peak,
-// compared count, clock and notes (the model name of a numeric probe).
+// measured.sampling back into Sampling: the relative half-width of the median's 95 % interval
+// (throughput probes since 2026-11-26), laid around the value the probe reported. PCIe's value
+// is the median of the faster half, its interval that of every copy: the width is what a
+// judgement (verdict.cpp) and a derivation (the run term) use. No interval (fewer than 6
+// samples: a half-width of -1) reads as none.
+std::optional<Sampling> sampling_from_json(const json& measured) {
+  const json& s = measured.at("sampling");
+  const json& value = measured.at("value");
+  if (!s.is_object() || !s.contains("rel_half_width") || !s.at("rel_half_width").is_number() || !value.is_number())
+    return std::nullopt;
+  const double rel = s.at("rel_half_width").get<double>(), v = value.get<double>();
+  if (!std::isfinite(rel) || rel < 0) return std::nullopt;
+  Sampling out;
+  out.interval.median = v;
+  out.interval.low = v - rel * std::fabs(v);
+  out.interval.high = v + rel * std::fabs(v);
+  out.interval.valid = true;
+  out.target_rel_half_width = s.value("target_rel_half_width", 0.0);
+  out.stopped = s.value("stopped", std::string());
+  return out;
+}
+
+// The leading number of a note such as "2.14106e+15 FLOP/s (8192 FLOP/clk/SM x ...)": the
+// records written before peak_at_max_clock was a field of its own.
+std::optional<double> leading_number(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+// The inverse of measurement_json() for what a derivation and a judgement read: value, unit,
+// peak (and the peak at the maximum clock), the sampling interval, compared count, clock and
+// notes (the model name of a numeric probe).
 Measurement measurement_from_json(const json& j) {
   Measurement m;
   // A non-finite value is written as null (JSON has no NaN or infinity): it reads as NaN.
@@ -69,6 +102,11 @@ Measurement measurement_from_json(const json& j) {
   if (j.contains("notes"))
     for (const auto& [k, v] : j.at("notes").items())
       if (v.is_string()) m.note(k, v.get<std::string>());
+  if (j.contains("sampling")) m.sampling = sampling_from_json(j);
+  if (j.contains("peak_at_max_clock") && j.at("peak_at_max_clock").is_number())
+    m.peak_at_max_clock = j.at("peak_at_max_clock").get<double>();
+  else if (const std::string* note = m.find_note("peak_at_max_clock"))
+    m.peak_at_max_clock = leading_number(*note);
   return m;
 }
 
@@ -125,6 +163,8 @@ RecordedRun recorded_run(const json& j, const std::string& path, int line) {
   r.cuda_runtime = integer_or<int>(d, "cuda_runtime_version", 0);
   if (j.contains("suite")) r.suite_commit = j.at("suite").value("commit", std::string());
   r.verdict = j.value("verdict", std::string());
+  r.reason = j.value("reason", std::string());
+  r.level = j.value("level", std::string());
   if (const auto e = j.find("expected");
       e != j.end() && e->is_object() && e->contains("kind") && (*e)["kind"].is_string())
     r.expected_kind = (*e)["kind"].get<std::string>();

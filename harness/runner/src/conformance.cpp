@@ -84,10 +84,7 @@ JudgedRun measure_and_judge(const Probe& probe, const DeviceInfo& device, const 
   run.disturbance = watch.stop();
   // At --level quick a drift is noted, not warned, and a sampled value is known to the
   // level's sampling target at best (JudgeOptions, verdict.hpp).
-  JudgeOptions judging{!options.quick, options.quick ? sampling_policy(true).target_rel_half_width : 0};
-  if (const Expectation* clock = expectations.find("health.under_load.sm_clock"); clock && clock->min_fraction)
-    judging.max_clock_floor = std::min(1.0, *clock->min_fraction);
-  Verdict verdict = judge(run.measurement, expected, judging);
+  Verdict verdict = judge(run.measurement, expected, judge_options_for(expectations, options.quick));
   // --- SASS check (sass.hpp): an expected opcode missing from the timed code fails the test.
   if (verdict.outcome == Outcome::pass)
     if (std::string why = sass::check_expected_opcodes(expected, run.measurement); !why.empty())

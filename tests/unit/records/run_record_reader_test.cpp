@@ -195,6 +195,25 @@ TEST(RunRecordReader, ReadsBackWhatTheWriterWrites) {
   EXPECT_EQ(runs[0].cuda_runtime, 12080);
   EXPECT_EQ(runs[0].measurement.compared, 12u);
   EXPECT_DOUBLE_EQ(runs[0].measurement.value, 4.016);
+  EXPECT_EQ(runs[0].reason, "ok");
+  // What a judgement of the recorded value needs (recorded_judgement.hpp): the sampling
+  // interval and the peak at the maximum clock read back as written.
+  Sampling s;
+  s.interval = {4.016, 4.0, 4.03, true};
+  s.target_rel_half_width = 0.003;
+  m.sampling = s;
+  m.peak = 5.0;
+  m.peak_at_max_clock = 6.0;
+  r.measurement = m;
+  const auto sampled = parse_run_record_text(record_json(r, d).dump() + "\n", "w.jsonl");
+  ASSERT_EQ(sampled.size(), 1u);
+  ASSERT_TRUE(sampled[0].measurement.sampling);
+  // The half-width (the larger side, 0.016 of 4.016) laid around the value on both sides.
+  EXPECT_DOUBLE_EQ(sampled[0].measurement.sampling->interval.low, 4.0);
+  EXPECT_DOUBLE_EQ(sampled[0].measurement.sampling->interval.high, 4.032);
+  EXPECT_TRUE(sampled[0].measurement.sampling->interval.valid);
+  ASSERT_TRUE(sampled[0].measurement.peak_at_max_clock);
+  EXPECT_DOUBLE_EQ(*sampled[0].measurement.peak_at_max_clock, 6.0);
   // A pair result as the runner writes it reads back under the writer's own board_key.
   DeviceInfo peer;
   peer.index = 1;

@@ -56,6 +56,11 @@ struct JudgeOptions {
   double max_clock_floor = 1.0;
 };
 
+// The options `run` judges with at a level (quick or not), for the expectations of one GPU:
+// the clock floor is the fail limit of the set's health.under_load.sm_clock entry. `judge`
+// of a run record uses the same, so a value judged again is judged as it was.
+JudgeOptions judge_options_for(const ExpectationSet& expectations, bool quick);
+
 // Pure judgement of one measurement; no waivers (see apply_waiver).
 Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& options = {});
 

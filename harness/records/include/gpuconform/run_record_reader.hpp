@@ -38,6 +38,8 @@ struct RecordedRun {
   std::string firmware;
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
+  std::string reason;   // the verdict's reason as the run wrote it
+  std::string level;    // "quick", "standard", "long"; "" in records written before levels
   std::string expected_kind;      // the entry's kind ("band", "min", "fraction_of_peak", ...); "" without one
   std::optional<double> seconds;  // wall seconds the probe took, when the line says
   Measurement measurement;

@@ -11,7 +11,8 @@
 //                   Adding a kind needs no new version: every reader skips kinds it does not
 //                   read, so line numbers (run:FILE:LINE sources) stay those of the file.
 //   A test line:    probe, verdict, reason, seconds, measured {value, unit, samples, stats,
-//                   peak, peak_formula, fraction_of_peak, compared, sm_clock_mhz, notes},
+//                   sampling, peak, peak_formula, peak_at_max_clock, fraction_of_peak,
+//                   compared, sm_clock_mhz, notes},
 //                   expected {kind, unit, source, at, value, tol, ...}, device {name, arch,
 //                   sku, uuid, pci_bus_id, driver, cuda_runtime_version, ...},
 //                   suite {version, commit}, time.

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// `gpuconform judge`: run records judged again by the expectation files of today
+// (recorded_judgement.hpp), board by board: the verdicts now, the verdicts the runs wrote, and
+// every line whose verdict changed. No GPU needed. Exit 0 nothing fails under these files,
+// 1 something does, 2 unusable input (an unreadable record, invalid or missing files).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "commands.hpp"
+#include "gpuconform/expectation.hpp"
+#include "gpuconform/probe.hpp"
+#include "gpuconform/recorded_judgement.hpp"
+
+namespace gpuconform::cli {
+namespace {
+
+struct JudgeArgs {
+  std::vector<std::string> records;
+  std::string expectations_dir = default_expectations_dir();
+  std::vector<std::string> overlays;
+  bool all = false;
+};
+
+// Verdict counts of one board in one record: as the run wrote them and as these files give them.
+struct Tally {
+  std::string arch, sku;
+  std::map<std::string, int> recorded, now;
+  int lines = 0, without_entry = 0;
+};
+
+// One expectation set per architecture and SKU, loaded as `run` loads a GPU's.
+class ExpectationCache {
+ public:
+  explicit ExpectationCache(const JudgeArgs& args) : args_(args) {}
+
+  const ExpectationSet& for_run(const RecordedRun& r) {
+    const auto key = std::make_pair(r.arch, r.sku);
+    auto it = sets_.find(key);
+    if (it != sets_.end()) return it->second;
+    const Registry& reg = Registry::instance();
+    ExpectationQuery q;
+    q.dir = args_.expectations_dir;
+    q.arch = r.arch;
+    q.sku = r.sku;
+    q.overlays = args_.overlays;
+    q.known_probe = [&reg](const std::string& id) { return reg.find(id) != nullptr; };
+    q.probe_ids = reg.ids();
+    ExpectationSet set = load_expectations(q);
+    if (set.files().empty())
+      throw std::runtime_error(fmt::format("no expectation file for {} in {} (the architecture of {}:{})", r.arch,
+                                           args_.expectations_dir, r.file, r.line));
+    return sets_.emplace(key, std::move(set)).first->second;
+  }
+
+ private:
+  const JudgeArgs& args_;
+  std::map<std::pair<std::string, std::string>, ExpectationSet> sets_;
+};
+
+std::string counts(const std::map<std::string, int>& c) {
+  auto n = [&c](const char* k) {
+    const auto it = c.find(k);
+    return it == c.end() ? 0 : it->second;
+  };
+  return fmt::format("{} pass, {} warn, {} fail", n("pass"), n("warn"), n("fail"));
+}
+
+// The records of one file, board by board; returns how many lines fail under these files.
+int judge_file(const std::string& path, ExpectationCache& cache, bool all) {
+  std::map<std::string, Tally> boards;  // board id -> tally, in id order
+  int fails = 0;
+  fmt::print("{}\n", path);
+  for (const RecordedRun& r : read_run_record(path)) {
+    Tally& t = boards[r.board];
+    t.arch = r.arch;
+    t.sku = r.sku;
+    ++t.lines;
+    const RecordedJudgement j = judge_recorded(r, cache.for_run(r));
+    if (!j.judged) {
+      ++t.without_entry;
+      continue;
+    }
+    const std::string now = outcome_name(j.verdict.outcome);
+    ++t.recorded[r.verdict];
+    ++t.now[now];
+    if (j.verdict.outcome == Outcome::fail) ++fails;
+    if (all || now != r.verdict)
+      fmt::print("  {:<8} -> {:<5} {} {}: {}\n", r.verdict, now, r.board, r.probe, j.verdict.reason);
+  }
+  for (const auto& [board, t] : boards)
+    fmt::print("  {} ({} {}): {} lines, {} without an entry; now {} (the run wrote {})\n", board, t.arch,
+               t.sku.empty() ? "no SKU" : t.sku, t.lines, t.without_entry, counts(t.now), counts(t.recorded));
+  return fails;
+}
+
+int judge_records(const JudgeArgs& args) {
+  namespace fs = std::filesystem;
+  for (const std::string& o : args.overlays)
+    if (!fs::is_regular_file(o)) {
+      fmt::print(stderr, "gpuconform judge: --overlay {}: {}\n", o,
+                 fs::exists(o) ? "not a regular file" : "no such file");
+      return kExitUnusable;
+    }
+  ExpectationCache cache(args);
+  int fails = 0;
+  try {
+    for (const std::string& path : args.records) fails += judge_file(path, cache, args.all);
+  } catch (const ExpectationError& err) {
+    fmt::print(stderr, "gpuconform judge: {}\n", err.what());
+    return kExitUnusable;
+  } catch (const std::runtime_error& err) {
+    fmt::print(stderr, "gpuconform judge: {}\n", err.what());
+    return kExitUnusable;
+  }
+  fmt::print("{} line(s) fail under the files of {}\n", fails, args.expectations_dir);
+  return fails > 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+Command add_judge_command(CLI::App& app) {
+  auto args = std::make_shared<JudgeArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "judge",
+      "Judge run records again by today's expectation files, without a GPU: which verdicts change after the files "
+      "move (exit 0 nothing fails, 1 something does, 2 unusable input)");
+  sub->add_option("records", args->records, "Run records (gpuconform-run.jsonl, evidence files)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
+  sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last");
+  sub->add_flag("--all", args->all, "Print every judged line, not only those whose verdict changed");
+  sub->footer(
+      "Each value is judged as `run` judged it (its level, sampling interval, SASS, waiver). What needed the GPU "
+      "is the run's: a fail it measured again and found transient, or saw under a disturbance the throttle policy "
+      "forgives, stays a warn; a throttle fault stays a fail.");
+  return [args] { return judge_records(*args); };
+}
+
+}  // namespace gpuconform::cli
