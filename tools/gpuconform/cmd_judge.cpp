@@ -28,7 +28,7 @@ struct JudgeArgs {
 struct Tally {
   std::string arch, sku;
   std::map<std::string, int> recorded, now;
-  int lines = 0, without_entry = 0;
+  int lines = 0, not_judged = 0;
 };
 
 // One expectation set per architecture and SKU, loaded as `run` loads a GPU's.
@@ -80,7 +80,7 @@ int judge_file(const std::string& path, ExpectationCache& cache, bool all) {
     ++t.lines;
     const RecordedJudgement j = judge_recorded(r, cache.for_run(r));
     if (!j.judged) {
-      ++t.without_entry;
+      ++t.not_judged;
       continue;
     }
     const std::string now = outcome_name(j.verdict.outcome);
@@ -91,8 +91,9 @@ int judge_file(const std::string& path, ExpectationCache& cache, bool all) {
       fmt::print("  {:<8} -> {:<5} {} {}: {}\n", r.verdict, now, r.board, r.probe, j.verdict.reason);
   }
   for (const auto& [board, t] : boards)
-    fmt::print("  {} ({} {}): {} lines, {} without an entry; now {} (the run wrote {})\n", board, t.arch,
-               t.sku.empty() ? "no SKU" : t.sku, t.lines, t.without_entry, counts(t.now), counts(t.recorded));
+    fmt::print(
+        "  {} ({} {}): {} lines, {} not judged (no entry, or one for another node size); now {} (the run wrote {})\n",
+        board, t.arch, t.sku.empty() ? "no SKU" : t.sku, t.lines, t.not_judged, counts(t.now), counts(t.recorded));
   return fails;
 }
 

@@ -27,6 +27,13 @@ RecordedJudgement judge_recorded(const RecordedRun& run, const ExpectationSet& e
     out.verdict = {Outcome::skip, fmt::format("no entry for {} in these files", run.probe)};
     return out;
   }
+  // As the runner skips it (conformance.cpp): a node entry holds for nodes of its size only.
+  const int gpus = static_cast<int>(run.peers.size()) + 1;
+  if (expected->node_gpus && !run.peers.empty() && gpus != *expected->node_gpus) {
+    out.verdict = {Outcome::skip, fmt::format("the entry for {} holds for nodes of {} GPUs; this line's node has {}",
+                                              run.probe, *expected->node_gpus, gpus)};
+    return out;
+  }
   out.judged = true;
   Verdict v = judge(run.measurement, *expected, judge_options_for(expectations, run.level == "quick"));
   if (v.outcome == Outcome::pass)

@@ -97,6 +97,19 @@ TEST(RecordedJudgement, AProbeWithoutAnEntryIsNotJudged) {
   EXPECT_EQ(j.verdict.outcome, Outcome::skip);
 }
 
+// A node entry holds for nodes of its size: a 2-GPU node's line is not judged by a 4-GPU entry.
+TEST(RecordedJudgement, ANodeEntryJudgesOnlyNodesOfItsSize) {
+  Expectation e = min_entry("p2p.x", 10);
+  e.node_gpus = 4;
+  const std::string peers = R"(,"peers":[{"index":1,"uuid":"GPU-0000bbbb"}])";
+  const RecordedJudgement two = judge_recorded(recorded(line("p2p.x", 9, "pass", "", peers)), set_of({e}));
+  EXPECT_FALSE(two.judged);
+  EXPECT_NE(two.verdict.reason.find("nodes of 4 GPUs; this line's node has 2"), std::string::npos)
+      << two.verdict.reason;
+  e.node_gpus = 2;
+  EXPECT_EQ(judge_recorded(recorded(line("p2p.x", 9, "pass", "", peers)), set_of({e})).verdict.outcome, Outcome::fail);
+}
+
 // The record's sampling interval is read back: a value below the fail limit whose 95 %
 // interval reaches above it has drifted (verdict.hpp), as the run would have judged it.
 TEST(RecordedJudgement, TheRecordedSamplingIntervalIsJudgedAsTheRunJudgedIt) {

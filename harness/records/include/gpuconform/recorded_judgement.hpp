@@ -16,7 +16,7 @@
 namespace gpuconform {
 
 struct RecordedJudgement {
-  bool judged = false;         // the files have an entry for the probe (on this line's SKU)
+  bool judged = false;         // the files have an entry for the probe (on this line's SKU and node size)
   Verdict verdict;             // the value against that entry; skip without one
   bool kept_from_run = false;  // the verdict is the run's own (re-measured, disturbed, or a throttle fault)
 };
