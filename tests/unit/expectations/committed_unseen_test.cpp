@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// The committed files fail no healthy board nobody pooled (issue 19's "no false failure"):
+// the standard runs of unseen boards in expectations/evidence/unseen/ (excerpts, never read by
+// `record --from`), judged again by today's files as `gpuconform judge` judges them, give 0
+// fails. A re-derivation that would fail one of them is caught here, before a fleet meets it.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "gpuconform/expectation.hpp"
+#include "gpuconform/numerics/xz_stream.hpp"
+#include "gpuconform/probe.hpp"
+#include "gpuconform/recorded_judgement.hpp"
+
+namespace gpuconform {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string text_of(const fs::path& path) {
+  const std::unique_ptr<ByteSource> source = open_source(path.string());
+  std::string text;
+  char chunk[1 << 16];
+  for (std::size_t n; (n = source->read(chunk, sizeof chunk)) > 0;) text.append(chunk, n);
+  return text;
+}
+
+const ExpectationSet& committed_set(const std::string& arch, const std::string& sku) {
+  static std::map<std::pair<std::string, std::string>, ExpectationSet> sets;
+  auto it = sets.find({arch, sku});
+  if (it != sets.end()) return it->second;
+  const Registry& reg = Registry::instance();
+  ExpectationQuery q;
+  q.dir = GPUCONFORM_TEST_EXPECTATIONS_DIR;
+  q.arch = arch;
+  q.sku = sku;
+  q.known_probe = [&reg](const std::string& id) { return reg.find(id) != nullptr; };
+  q.probe_ids = reg.ids();
+  return sets.emplace(std::make_pair(arch, sku), load_expectations(q)).first->second;
+}
+
+TEST(CommittedUnseen, HealthyBoardsNobodyPooledFailNothing) {
+  const fs::path dir = fs::path(GPUCONFORM_TEST_EXPECTATIONS_DIR) / "evidence" / "unseen";
+  std::map<std::string, std::set<std::string>> boards;  // SKU -> boards
+  std::map<std::string, int> board_runs;                // SKU -> (board, record) pairs
+  int judged = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".xz") continue;
+    std::set<std::string> in_file;
+    for (const RecordedRun& r : parse_run_record_text(text_of(entry.path()), entry.path().string())) {
+      if (in_file.insert(r.board).second) ++board_runs[r.sku];
+      boards[r.sku].insert(r.board);
+      const RecordedJudgement j = judge_recorded(r, committed_set(r.arch, r.sku));
+      judged += j.judged;
+      EXPECT_NE(j.verdict.outcome, Outcome::fail) << entry.path().filename().string() << ":" << r.line << " " << r.board
+                                                  << " " << r.probe << ": " << j.verdict.reason;
+    }
+  }
+  // The issue's bar, so that an emptied directory cannot pass: 20 runs on 4 H100s, 10 on 2 H200s.
+  EXPECT_GE(board_runs["0x2330"], 20);
+  EXPECT_GE(boards["0x2330"].size(), 4u);
+  EXPECT_GE(board_runs["0x2335"], 10);
+  EXPECT_GE(boards["0x2335"].size(), 2u);
+  EXPECT_GT(judged, 30000);
+
+  // Unseen means it: no run record the derivation reads (evidence/*.jsonl) names these boards.
+  for (const auto& entry : fs::directory_iterator(dir.parent_path())) {
+    if (entry.path().extension() != ".jsonl") continue;
+    const std::string text = text_of(entry.path());
+    for (const auto& [sku, uuids] : boards)
+      for (const std::string& uuid : uuids)
+        EXPECT_EQ(text.find(uuid), std::string::npos)
+            << uuid << " is in " << entry.path().filename().string() << ": it is pooled, not unseen";
+  }
+}
+
+}  // namespace
+}  // namespace gpuconform
