@@ -192,4 +192,16 @@ std::unique_ptr<ByteSink> create_sink(const std::string& path) {
   return std::make_unique<ByteSink>(path);
 }
 
+std::string read_whole_text(const std::string& path) {
+  try {
+    const std::unique_ptr<ByteSource> source = open_source(path);
+    std::string text;
+    std::vector<char> chunk(kStreamChunkBytes);
+    for (std::size_t n; (n = source->read(chunk.data(), chunk.size())) > 0;) text.append(chunk.data(), n);
+    return text;
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
 }  // namespace gpuconform

@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "gpuconform/expectation.hpp"
+#include "gpuconform/numerics/xz_stream.hpp"
 #include "gpuconform/probe.hpp"
 #include "gpuconform/recorded_judgement.hpp"
 
@@ -73,7 +74,7 @@ int judge_file(const std::string& path, ExpectationCache& cache, bool all) {
   std::map<std::string, Tally> boards;  // board id -> tally, in id order
   int fails = 0;
   fmt::print("{}\n", path);
-  for (const RecordedRun& r : read_run_record(path)) {
+  for (const RecordedRun& r : parse_run_record_text(read_whole_text(path), path)) {
     Tally& t = boards[r.board];
     t.arch = r.arch;
     t.sku = r.sku;
@@ -128,7 +129,7 @@ Command add_judge_command(CLI::App& app) {
       "judge",
       "Judge run records again by today's expectation files, without a GPU: which verdicts change after the files "
       "move (exit 0 nothing fails, 1 something does, 2 unusable input)");
-  sub->add_option("records", args->records, "Run records (gpuconform-run.jsonl, evidence files)")
+  sub->add_option("records", args->records, "Run records (gpuconform-run.jsonl, evidence files; xz-compressed too)")
       ->required()
       ->check(CLI::ExistingFile);
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();

@@ -20,14 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string text_of(const fs::path& path) {
-  const std::unique_ptr<ByteSource> source = open_source(path.string());
-  std::string text;
-  char chunk[1 << 16];
-  for (std::size_t n; (n = source->read(chunk, sizeof chunk)) > 0;) text.append(chunk, n);
-  return text;
-}
-
 const ExpectationSet& committed_set(const std::string& arch, const std::string& sku) {
   static std::map<std::pair<std::string, std::string>, ExpectationSet> sets;
   auto it = sets.find({arch, sku});
@@ -50,7 +42,7 @@ TEST(CommittedUnseen, HealthyBoardsNobodyPooledFailNothing) {
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".xz") continue;
     std::set<std::string> in_file;
-    for (const RecordedRun& r : parse_run_record_text(text_of(entry.path()), entry.path().string())) {
+    for (const RecordedRun& r : parse_run_record_text(read_whole_text(entry.path().string()), entry.path().string())) {
       if (in_file.insert(r.board).second) ++board_runs[r.sku];
       boards[r.sku].insert(r.board);
       const RecordedJudgement j = judge_recorded(r, committed_set(r.arch, r.sku));
@@ -69,7 +61,7 @@ TEST(CommittedUnseen, HealthyBoardsNobodyPooledFailNothing) {
   // Unseen means it: no run record the derivation reads (evidence/*.jsonl) names these boards.
   for (const auto& entry : fs::directory_iterator(dir.parent_path())) {
     if (entry.path().extension() != ".jsonl") continue;
-    const std::string text = text_of(entry.path());
+    const std::string text = read_whole_text(entry.path().string());
     for (const auto& [sku, uuids] : boards)
       for (const std::string& uuid : uuids)
         EXPECT_EQ(text.find(uuid), std::string::npos)

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "gpuconform/numerics/xz_stream.hpp"
 #include "gpuconform/recorded_judgement.hpp"
 #include "gpuconform/run_record_reader.hpp"
 #include "test_paths.hpp"
@@ -184,6 +185,16 @@ TEST(JudgeCli, ExitsByWhatTheFilesSayAndNamesUnusableInput) {
   };
   std::string out;
   EXPECT_EQ(judge(slow, &out), 1) << out;
+  EXPECT_NE(out.find("pass     -> fail  GPU-0000aaaa throughput.hbm.read"), std::string::npos) << out;
+  // An xz-compressed record (the excerpts of expectations/evidence/unseen/) reads the same.
+  const std::string slow_xz = (dir / "slow.jsonl.xz").string();
+  {
+    const std::string text = line("throughput.hbm.read", 70, "pass", "", "", hbm) + "\n";
+    const std::unique_ptr<ByteSink> sink = create_sink(slow_xz);
+    sink->write(text.data(), text.size());
+    sink->finish();
+  }
+  EXPECT_EQ(judge(slow_xz, &out), 1) << out;
   EXPECT_NE(out.find("pass     -> fail  GPU-0000aaaa throughput.hbm.read"), std::string::npos) << out;
   EXPECT_EQ(judge(fast, &out), 0) << out;
   EXPECT_NE(out.find("fail     -> pass"), std::string::npos) << out;

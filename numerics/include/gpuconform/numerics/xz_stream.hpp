@@ -42,6 +42,10 @@ class ByteSink {
 // The text of `path`, decompressed when it starts with the xz magic. Throws
 // std::runtime_error with a reason that does not name the file ("cannot open: ...", "xz: ...").
 std::unique_ptr<ByteSource> open_source(const std::string& path);
+// The whole text of `path`, decompressed when it is xz: a run record or its excerpt
+// (`gpuconform judge`, expectations/evidence/unseen/). Throws std::runtime_error naming the file.
+std::string read_whole_text(const std::string& path);
+
 // The same over bytes already in memory.
 std::unique_ptr<ByteSource> memory_source(std::string bytes);
 // Creates `path`, xz-compressed when it ends in ".xz". Throws std::runtime_error.
