@@ -105,8 +105,9 @@ Measurement measurement_from_json(const json& j) {
   if (j.contains("sampling")) m.sampling = sampling_from_json(j);
   if (j.contains("peak_at_max_clock") && j.at("peak_at_max_clock").is_number())
     m.peak_at_max_clock = j.at("peak_at_max_clock").get<double>();
-  else if (const std::string* note = m.find_note("peak_at_max_clock"))
-    m.peak_at_max_clock = leading_number(*note);
+  else if (j.contains("notes") && j.at("notes").contains("peak_at_max_clock") &&
+           j.at("notes").at("peak_at_max_clock").is_string())
+    m.peak_at_max_clock = leading_number(j.at("notes").at("peak_at_max_clock").get<std::string>());
   return m;
 }
 
