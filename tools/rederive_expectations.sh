@@ -5,6 +5,9 @@
 #
 #   tools/rederive_expectations.sh                 # expectations/sm_90.toml from the base SKU's boards
 #   tools/rederive_expectations.sh --sku 0x2335    # expectations/sku/0x2335.toml from that SKU's boards only
+#   tools/rederive_expectations.sh --sku 0x2335 --board-part 692-2G520-0282-000
+#       # expectations/sku/0x2335/692-2G520-0282-000.toml: the probes policy.toml's [[board_part]] splits,
+#       # from the boards of that part number only (as their records' gpu_state names it)
 # Run records are named <arch>-<PCI device id>-<date>[-...].jsonl.
 #
 # Needs no GPU. Keeps `cite:` entries, exact entries' model ids, `sass` lists, `at_max_clock`
@@ -31,7 +34,15 @@ if [[ "${1:-}" == "--sku" ]]; then
   out="$root/expectations/sku/$2.toml"
   extra=(--sku "$2" --base "$root/expectations/$arch.toml")
   pattern="$arch-$2-*.jsonl"
+  sku="$2"
   shift 2
+  if [[ "${1:-}" == "--board-part" ]]; then
+    [[ -n "${2:-}" ]] || { echo "rederive: --board-part needs an NVML board part number, e.g. 692-2G520-0282-001" >&2; exit 2; }
+    mkdir -p "$root/expectations/sku/$sku"
+    out="$root/expectations/sku/$sku/$2.toml"
+    extra+=(--board-part "$2")
+    shift 2
+  fi
 fi
 
 shopt -s nullglob

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <tuple>
 #include <memory>
 
 #include "commands.hpp"
@@ -32,13 +33,14 @@ struct Tally {
   int lines = 0, not_judged = 0;
 };
 
-// One expectation set per architecture and SKU, loaded as `run` loads a GPU's.
+// One expectation set per architecture, SKU and board part, loaded as `run` loads a GPU's (the
+// part from the record's gpu_state snapshot; without one, the SKU's entries judge).
 class ExpectationCache {
  public:
   explicit ExpectationCache(const JudgeArgs& args) : args_(args) {}
 
   const ExpectationSet& for_run(const RecordedRun& r) {
-    const auto key = std::make_pair(r.arch, r.sku);
+    const auto key = std::make_tuple(r.arch, r.sku, r.board_part);
     auto it = sets_.find(key);
     if (it != sets_.end()) return it->second;
     const Registry& reg = Registry::instance();
@@ -46,6 +48,7 @@ class ExpectationCache {
     q.dir = args_.expectations_dir;
     q.arch = r.arch;
     q.sku = r.sku;
+    q.board_part = r.board_part;
     q.overlays = args_.overlays;
     q.known_probe = [&reg](const std::string& id) { return reg.find(id) != nullptr; };
     q.probe_ids = reg.ids();
@@ -58,7 +61,7 @@ class ExpectationCache {
 
  private:
   const JudgeArgs& args_;
-  std::map<std::pair<std::string, std::string>, ExpectationSet> sets_;
+  std::map<std::tuple<std::string, std::string, std::string>, ExpectationSet> sets_;
 };
 
 std::string counts(const std::map<std::string, int>& c) {

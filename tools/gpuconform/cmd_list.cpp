@@ -25,6 +25,7 @@ namespace {
 
 struct ListArgs {
   std::string arch, sku;
+  std::string board_part;  // with sku: the board-part overlay sku/SKU/PART.toml on top
   std::string expectations_dir = default_expectations_dir();
   std::vector<std::string> overlays;
   bool json = false;
@@ -466,6 +467,27 @@ bool check_sku_and_overlays(const ListArgs& args) {
                  known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")));
     }
   }
+  if (!args.board_part.empty()) {
+    if (args.sku.empty() || !is_board_part_number(args.board_part)) {
+      fmt::print(stderr,
+                 "gpuconform list: --board-part needs --sku and a part number like 692-2G520-0282-001, not "
+                 "'{}'\n",
+                 args.board_part);
+      return false;
+    }
+    const std::string path = board_part_overlay_path(args.expectations_dir, args.sku, args.board_part);
+    if (!fs::exists(path)) {
+      std::vector<std::string> known;
+      std::error_code ec;
+      for (const auto& e : fs::directory_iterator(args.expectations_dir + "/sku/" + args.sku, ec))
+        if (e.path().extension() == ".toml") known.push_back(e.path().stem().string());
+      std::sort(known.begin(), known.end());
+      fmt::print(stderr,
+                 "gpuconform list: note: no board-part overlay {} (parts with one: {}); the SKU's entries "
+                 "apply\n",
+                 path, known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")));
+    }
+  }
   for (const std::string& o : args.overlays)
     if (!fs::is_regular_file(o)) {
       fmt::print(stderr, "gpuconform list: --overlay {}: {}\n", o,
@@ -494,6 +516,7 @@ int list(const ListArgs& args) {
   q.dir = args.expectations_dir;
   q.arch = arch;
   q.sku = sku;
+  q.board_part = args.board_part;
   q.overlays = args.overlays;
   q.known_probe = [&](const std::string& id) { return reg.find(id) != nullptr; };
   q.probe_ids = reg.ids();
@@ -546,6 +569,9 @@ Command add_list_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("list", "Print the resolved expectations of an architecture (and SKU)");
   sub->add_option("--arch", args->arch, "Architecture, e.g. sm_90 (required except with --coverage)");
   sub->add_option("--sku", args->sku, "PCI device id of a SKU overlay, e.g. 0x2330");
+  sub->add_option("--board-part", args->board_part,
+                  "With --sku: the board's NVML board part number, e.g. 692-2G520-0282-001 (its overlay "
+                  "sku/SKU/PART.toml applies on top, as `run` applies it)");
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last");
   sub->add_flag("--json", args->json, "JSON output");

@@ -41,6 +41,7 @@ struct RecordArgs {
   std::string policy;             // band policy file ("" = the one beside the expectations)
   std::string sku;                // --from: an overlay from only this SKU's boards
   std::string base;               // --sku: the architecture file the overlay differs from
+  std::string board_part;         // --sku: the board-part overlay of boards of this part number
 };
 
 int count_lines(const std::string& path) {
@@ -122,8 +123,11 @@ struct Pooled {
   std::map<std::string, int> retired;  // why -> runs
 };
 
-// A run of a wanted probe on a wanted board (--probe, --gpu, --sku).
-bool wanted(const RecordedRun& r, const RecordArgs& args) {
+// A run of a wanted probe on a wanted board (--probe, --gpu, --sku; with --board-part, a
+// probe the policy splits by board part, on a board of that part).
+bool wanted(const RecordedRun& r, const RecordArgs& args, const BandPolicy& policy) {
+  if (!args.board_part.empty() && (r.board_part != args.board_part || !policy.splits_by_board_part(args.sku, r.probe)))
+    return false;
   if (!glob_match_any(args.probes, r.probe)) return false;
   if (const Probe* probe = Registry::instance().find(r.probe); probe && !is_selectable(*probe)) return false;
   if (!args.gpus.empty() && std::none_of(args.gpus.begin(), args.gpus.end(),
@@ -158,7 +162,7 @@ Pooled pool_runs(const std::vector<TimedRun>& all, const RecordArgs& args, const
     return fmt::format("run:{}:{}", fs::relative(fs::absolute(r.run.file), out_dir).string(), r.run.line);
   };
   for (const TimedRun& r : all) {
-    if (!wanted(r.run, args)) continue;
+    if (!wanted(r.run, args, policy)) continue;
     if (const std::string why = retired_because(policy, r); !why.empty()) {
       ++pooled.retired[why];
       continue;
@@ -177,15 +181,19 @@ Pooled pool_runs(const std::vector<TimedRun>& all, const RecordArgs& args, const
 // Classes measured on another SKU's boards, and floor_rel, are held to all the evidence by
 // tests/unit/committed_policy_test.cpp.
 void check_class_spreads(const BandPolicy& policy, const Pooled& pooled, const std::vector<TimedRun>& all) {
-  std::map<std::string, std::string> sku_of;  // board -> SKU
-  for (const TimedRun& r : all) sku_of[r.run.gpu] = r.run.sku;
+  std::map<std::string, std::pair<std::string, std::string>> board_of;  // board -> SKU, board part
+  for (const TimedRun& r : all) board_of[r.run.gpu] = {r.run.sku, r.run.board_part};
   std::vector<ProbeEvidence> evidence;
   for (const auto& [id, boards] : pooled.per_probe) {
     const Probe* probe = Registry::instance().find(id);
     if (!probe || probe->record.kind == ExpectationKind::exact || probe->record.kind == ExpectationKind::info) continue;
-    std::map<std::string, std::vector<BoardRuns>> per_sku;
-    for (const BoardRuns& b : boards) per_sku[sku_of[b.gpu]].push_back(b);
-    for (const auto& [sku, sku_boards] : per_sku) evidence.push_back(ProbeEvidence{id, sku, judged_values(*probe, sku_boards)});
+    std::map<std::string, std::vector<BoardRuns>> per_group;
+    for (const BoardRuns& b : boards) {
+      const auto& [sku, part] = board_of[b.gpu];
+      if (std::string group = spread_group(policy, sku, part, id); !group.empty()) per_group[group].push_back(b);
+    }
+    for (const auto& [group, group_boards] : per_group)
+      evidence.push_back(ProbeEvidence{id, group, judged_values(*probe, group_boards)});
   }
   for (const auto& [name, seen] : class_spreads_from_evidence(policy, evidence)) {
     const PolicyClass* c = nullptr;
@@ -229,6 +237,33 @@ bool refuses_injected_records(const std::vector<std::string>& paths) {
   return false;
 }
 
+// --board-part: a part number that can name a file, with --sku, a policy that splits probes by
+// part on that SKU, and an --out of the same part. False after saying why; else `file` is that part's.
+bool take_board_part(const RecordArgs& args, const BandPolicy& policy, ExpectationFile& file) {
+  if (args.sku.empty() || !is_board_part_number(args.board_part)) {
+    fmt::print(stderr,
+               "gpuconform record: --board-part needs --sku and a part number like 692-2G520-0282-001 "
+               "(letters, digits, '-', '.', '_'), not '{}'\n",
+               args.board_part);
+    return false;
+  }
+  if (!file.board_part.empty() && file.board_part != args.board_part) {
+    fmt::print(stderr, "gpuconform record: {} is the overlay of board part {}, not {}\n", args.out, file.board_part,
+               args.board_part);
+    return false;
+  }
+  if (std::none_of(policy.board_parts.begin(), policy.board_parts.end(),
+                   [&](const PolicyBoardPart& b) { return b.sku == args.sku; })) {
+    fmt::print(stderr,
+               "gpuconform record: the band policy {} names no probe that splits by board part on SKU {} "
+               "([[board_part]])\n",
+               policy.path, args.sku);
+    return false;
+  }
+  file.board_part = args.board_part;
+  return true;
+}
+
 // `record --from`: no GPU. Derives each wanted probe from the runs of one or more boards
 // of one architecture (or, with --sku, of one SKU: an overlay holding only what differs
 // from the architecture file beyond its drift band).
@@ -256,13 +291,14 @@ int record_from_runs(const RecordArgs& args) {
     }
     file.sku = args.sku;
   }
+  if (!args.board_part.empty() && !take_board_part(args, policy, file)) return kExitUnusable;
   const fs::path out_dir = fs::absolute(args.out).parent_path();
 
   // One architecture file, or one SKU's overlay: refuse runs from elsewhere.
   std::string arch;
   for (const TimedRun& timed : all) {
     const RecordedRun& r = timed.run;
-    if (!wanted(r, args)) continue;
+    if (!wanted(r, args, policy)) continue;
     std::string& scope = overlay ? file.sku : file.arch;
     const std::string& run_scope = overlay ? r.sku : r.arch;
     if (scope.empty()) scope = run_scope;
@@ -302,7 +338,8 @@ int record_from_runs(const RecordArgs& args) {
     try {
       Expectation e = derive_expectation_across(*probe, boards, policy);
       keep_hand_fields(e, existing);  // written by hand, never derived
-      if (!args.sku.empty()) {
+      // A board-part overlay holds every probe the policy splits by part: its centre is the point.
+      if (!args.sku.empty() && args.board_part.empty()) {
         const Expectation* in_base = find_entry(base, id);
         // A node-health threshold the base cites (ECC on, a temperature margin above 0, ...) holds
         // for every SKU: a SKU's healthy readings are not its limit (an H200 node's idle margins
@@ -316,6 +353,8 @@ int record_from_runs(const RecordArgs& args) {
           continue;
         }
         keep_hand_fields(e, in_base);
+      } else if (!args.board_part.empty()) {
+        keep_hand_fields(e, find_entry(base, id));
       }
       replace_entry(file, std::move(e));
       ++written;
@@ -326,8 +365,10 @@ int record_from_runs(const RecordArgs& args) {
     }
   }
   if (written == 0 && same == 0) {
-    fmt::print(stderr, "gpuconform record: no run of a probe matching {}{} in the given run records\n",
-               fmt::join(args.probes, " "), args.sku.empty() ? "" : " on SKU " + args.sku);
+    fmt::print(
+        stderr, "gpuconform record: no run of a probe matching {}{}{} in the given run records\n",
+        fmt::join(args.probes, " "), args.sku.empty() ? "" : " on SKU " + args.sku,
+        args.board_part.empty() ? "" : " split by board part ([[board_part]]) on boards of part " + args.board_part);
     return kExitUnusable;
   }
   if (same) fmt::print("{} probe(s) of SKU {} lie inside the base file's drift bands: no overlay entry\n", same, args.sku);
@@ -442,6 +483,9 @@ Command add_record_command(CLI::App& app) {
                   "With --from: write the overlay of this PCI device id (e.g. 0x2335) from only its boards, holding "
                   "the entries that differ from the architecture file beyond its drift band");
   sub->add_option("--base", args->base, "With --sku: the architecture file (default: ../ARCH.toml beside --out)");
+  sub->add_option("--board-part", args->board_part,
+                  "With --sku: write the board-part overlay (sku/SKU/PART.toml) of boards of this NVML board part "
+                  "number, holding every probe the band policy splits by part ([[board_part]])");
   return [args] { return record(*args); };
 }
 

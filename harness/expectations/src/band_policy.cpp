@@ -15,7 +15,7 @@
 namespace gpuconform {
 namespace {
 
-const char* const kTopKeys = "meta, class, exclude, supersede, invariant, observation";
+const char* const kTopKeys = "meta, class, exclude, supersede, invariant, observation, board_part";
 
 class PolicyParser : TomlReader {
  public:
@@ -35,6 +35,8 @@ class PolicyParser : TomlReader {
       else if (name == "supersede") for_each_table(node, name, [&](const toml::table& t) { parse_supersede(t, policy); });
       else if (name == "invariant") for_each_table(node, name, [&](const toml::table& t) { parse_invariant(t, policy); });
       else if (name == "observation") for_each_table(node, name, [&](const toml::table& t) { parse_observation(t, policy); });
+      else if (name == "board_part")
+        for_each_table(node, name, [&](const toml::table& t) { parse_board_part(t, policy); });
       else error(key.source(), fmt::format("unknown top-level key '{}' (allowed: {})", name, kTopKeys));
     }
     if (policy.classes.empty()) error(root.source(), "the policy has no [[class]]");
@@ -204,6 +206,26 @@ class PolicyParser : TomlReader {
     require(t, {"probe", "measured", "board", "source"}, "[[observation]]");
     policy.observations.push_back(std::move(o));
   }
+
+  void parse_board_part(const toml::table& t, BandPolicy& policy) {
+    PolicyBoardPart b;
+    b.where = at(t.source());
+    for (auto&& [key, value] : t) {
+      const std::string name(key.str());
+      if (name == "sku") {
+        if (auto s = string_of(value, name)) b.sku = *s;
+        if (b.sku.rfind("0x", 0) != 0)
+          error(value.source(), fmt::format("sku '{}' must be a PCI device id like \"0x2335\"", b.sku));
+      } else if (name == "probes")
+        b.probes = strings_of(value, name);
+      else if (name == "why") {
+        if (auto s = string_of(value, name)) b.why = *s;
+      } else
+        error(key.source(), fmt::format("unknown key '{}' in [[board_part]] (allowed: sku, probes, why)", name));
+    }
+    require(t, {"sku", "probes", "why"}, "[[board_part]]");
+    policy.board_parts.push_back(std::move(b));
+  }
 };
 
 }  // namespace
@@ -266,6 +288,12 @@ BandPolicy parse_band_policy_file(const std::string& path, std::vector<Diagnosti
     return BandPolicy{};
   }
   return parse_band_policy_text(*text, path, diagnostics);
+}
+
+bool BandPolicy::splits_by_board_part(const std::string& sku, const std::string& probe_id) const {
+  for (const PolicyBoardPart& b : board_parts)
+    if (b.sku == sku && glob_match_any(b.probes, probe_id)) return true;
+  return false;
 }
 
 }  // namespace gpuconform

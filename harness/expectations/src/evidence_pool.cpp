@@ -61,6 +61,12 @@ std::string retired_because(const BandPolicy& policy, const TimedRun& r) {
   return "";
 }
 
+std::string spread_group(const BandPolicy& policy, const std::string& sku, const std::string& board_part,
+                         const std::string& probe_id) {
+  if (!policy.splits_by_board_part(sku, probe_id)) return sku;
+  return board_part.empty() ? "" : sku + "/" + board_part;
+}
+
 void add_to_pool(PooledRuns& pool, const TimedRun& r, const std::function<std::string(const TimedRun&)>& source) {
   auto& boards = pool[r.run.probe];
   auto at = std::find_if(boards.begin(), boards.end(), [&](const BoardRuns& b) { return b.gpu == r.run.gpu; });

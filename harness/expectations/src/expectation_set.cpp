@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Resolution of the expectation files for one device: the architecture file,
-// the SKU overlay, then the user overlays (expectation.hpp).
+// the SKU overlay, the board-part overlay, then the user overlays (expectation.hpp).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -8,6 +8,10 @@
 #include "gpuconform/expectation.hpp"
 
 namespace gpuconform {
+
+std::string board_part_overlay_path(const std::string& dir, const std::string& sku, const std::string& board_part) {
+  return dir + "/sku/" + sku + "/" + board_part + ".toml";
+}
 
 ExpectationSet load_expectations(const ExpectationQuery& q) {
   namespace fs = std::filesystem;
@@ -22,6 +26,10 @@ ExpectationSet load_expectations(const ExpectationQuery& q) {
     if (!f.sku.empty() && !q.sku.empty() && f.sku != q.sku)
       diags.push_back({Location{path, 0, 0},
                        fmt::format("{} is for SKU {}, but the device is SKU {} ({})", role, f.sku, q.sku, q.arch)});
+    if (!f.board_part.empty() && f.board_part != q.board_part)
+      diags.push_back(
+          {Location{path, 0, 0}, fmt::format("{} is for board part {}, but the device is board part {}", role,
+                                             f.board_part, q.board_part.empty() ? "unknown (no NVML)" : q.board_part)});
     set.apply(f);
   };
   const std::string arch_file = q.dir + "/" + q.arch + ".toml";
@@ -29,6 +37,11 @@ ExpectationSet load_expectations(const ExpectationQuery& q) {
   if (!q.sku.empty()) {
     const std::string sku_file = q.dir + "/sku/" + q.sku + ".toml";
     if (fs::exists(sku_file)) load(sku_file, "SKU overlay");
+    // A part number NVML reports that cannot name a file has no overlay: the SKU's entries judge.
+    if (is_board_part_number(q.board_part)) {
+      const std::string part_file = board_part_overlay_path(q.dir, q.sku, q.board_part);
+      if (fs::exists(part_file)) load(part_file, "board-part overlay");
+    }
   }
   for (const std::string& overlay : q.overlays) {
     if (!fs::exists(overlay)) {

@@ -95,6 +95,7 @@ std::string render_expectation_file(const ExpectationFile& file) {
       "# (README.md, \"Band policy\").\n\n[meta]\n";
   if (!file.arch.empty()) out += pair_line("arch", file.arch);
   if (!file.sku.empty()) out += pair_line("sku", file.sku);
+  if (!file.board_part.empty()) out += pair_line("board_part", file.board_part);
   if (!file.description.empty()) out += pair_line("description", file.description);
   for (const Expectation& e : file.entries) out += entry_text(e);
   for (const Waiver& w : file.waivers) out += waiver_text(w);

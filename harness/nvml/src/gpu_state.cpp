@@ -182,4 +182,15 @@ GpuState read_gpu_state(const DeviceInfo& device) {
   return s;
 }
 
+std::string read_board_part_number(const DeviceInfo& device) {
+  GpuState s;
+  try {
+    const auto lib = nvml::library();
+    if (const nvml::Device dev = lib->find_device(device.uuid, device.pci_bus_id, nullptr))
+      read_text(s, *lib, "board_part_number", lib->api().board_part_number, dev, s.board_part_number);
+  } catch (const std::exception&) {  // no NVML: no board-part overlay, the SKU's entries judge
+  }
+  return s.board_part_number;
+}
+
 }  // namespace gpuconform

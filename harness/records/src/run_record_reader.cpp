@@ -189,6 +189,14 @@ std::string firmware_of(const json& j) {
   return out;
 }
 
+// The board part number of a gpu_state line, "" without one.
+std::string board_part_of(const json& j) {
+  const auto st = j.find("state");
+  if (st == j.end() || !st->is_object()) return "";
+  const auto v = st->find("board_part_number");
+  return v != st->end() && v->is_string() ? v->get<std::string>() : "";
+}
+
 }  // namespace
 
 std::string board_key(const std::string& uuid, const std::vector<std::string>& peer_uuids) {
@@ -202,6 +210,7 @@ std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std:
                                                std::string* cut_last_line) {
   std::vector<RecordedRun> out;
   std::map<std::string, std::string> firmware;  // board id -> its firmware (the runner writes gpu_state first)
+  std::map<std::string, std::string> parts;     // board id -> its board part number
   int line = 0;
   for (std::size_t pos = 0; pos < text.size();) {
     std::size_t end = text.find('\n', pos);
@@ -214,13 +223,16 @@ std::vector<RecordedRun> parse_run_record_text(std::string_view text, const std:
     try {
       json j;
       if (!parse_line(row, j)) {
-        if (j.value("record", std::string()) == "gpu_state" && j.contains("device") && j["device"].is_object())
+        if (j.value("record", std::string()) == "gpu_state" && j.contains("device") && j["device"].is_object()) {
           if (std::string f = firmware_of(j); !f.empty()) firmware[board_id(j["device"])] = std::move(f);
+          if (std::string p = board_part_of(j); !p.empty()) parts[board_id(j["device"])] = std::move(p);
+        }
         continue;
       }
       if (!j.contains("measured")) continue;
       out.push_back(recorded_run(j, path, line));
       if (const auto f = firmware.find(out.back().board); f != firmware.end()) out.back().firmware = f->second;
+      if (const auto p = parts.find(out.back().board); p != parts.end()) out.back().board_part = p->second;
     } catch (const json::parse_error& e) {
       // A writer appends whole lines, each ended by a newline: a last line without one that
       // is not even JSON was cut mid-write (a run that crashed or was killed, the record an

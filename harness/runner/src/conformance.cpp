@@ -189,6 +189,7 @@ ExpectationSet load_device_expectations(const DeviceInfo& device, const std::str
   q.dir = dir;
   q.arch = device.arch();
   q.sku = device.sku();
+  q.board_part = read_board_part_number(device);
   if (selftest_enabled()) q.overlays.push_back(dir + "/selftest.toml");
   q.overlays.insert(q.overlays.end(), overlays.begin(), overlays.end());
   q.known_probe = [&](const std::string& id) { return registry.find(id) != nullptr; };

@@ -183,6 +183,24 @@ TEST(BandPolicy, StrictParserNamesThePlaceAndWhatIsWrong) {
             1u);
 }
 
+// [[board_part]] names the probes whose healthy values split by board part on one SKU.
+TEST(BandPolicy, BoardPartSplitsOnlyItsProbesOnItsSku) {
+  const BandPolicy p = policy(kClass +
+                              "[[board_part]]\nsku = \"0x2335\"\nprobes = [\"latency.mem.hbm\", "
+                              "\"throughput.hbm.*\"]\nwhy = \"two kinds\"\n");
+  ASSERT_EQ(p.board_parts.size(), 1u);
+  EXPECT_TRUE(p.splits_by_board_part("0x2335", "latency.mem.hbm"));
+  EXPECT_TRUE(p.splits_by_board_part("0x2335", "throughput.hbm.read"));
+  EXPECT_FALSE(p.splits_by_board_part("0x2335", "latency.mem.l2_hit"));
+  EXPECT_FALSE(p.splits_by_board_part("0x2330", "latency.mem.hbm"));
+  auto d = problems(kClass + "[[board_part]]\nsku = \"0x2335\"\nprobes = [\"a\"]\n");
+  ASSERT_EQ(d.size(), 1u);  // no why
+  EXPECT_NE(d[0].message.find("[[board_part]] needs 'why'"), std::string::npos) << d[0].str();
+  EXPECT_EQ(problems(kClass + "[[board_part]]\nsku = \"2335\"\nprobes = [\"a\"]\nwhy = \"w\"\n").size(), 1u);
+  EXPECT_EQ(problems(kClass + "[[board_part]]\nsku = \"0x2335\"\nprobes = [\"a\"]\nwhy = \"w\"\npart = \"x\"\n").size(),
+            1u);  // unknown key
+}
+
 TEST(BandPolicy, BoardSpreadIsRobustToOneOddBoardAndOneNoisyRun) {
   // Medians 100, 110, 104, 102, 160: centre 104, |deviations| 4, 6, 0, 2, 56 -> MAD 4.
   const BoardSpread s = board_spread({{99, 100, 101}, {110}, {104}, {102, 102, 120}, {160}});

@@ -49,12 +49,16 @@ inline const std::vector<TimedRun>& committed_runs() {
   return runs;
 }
 
-// The runs of one SKU's boards that the policy lets a derivation use, per probe and board.
-inline PooledRuns usable_runs(const std::string& sku) {
+// The runs of one SKU's boards that the policy lets a derivation use, per probe and board;
+// with a board part, only the probes the policy splits by part, on boards of that part (what
+// `record --from --sku S --board-part P` pools).
+inline PooledRuns usable_runs(const std::string& sku, const std::string& board_part = "") {
   PooledRuns pool;
   const BandPolicy& policy = committed_policy();
   for (const TimedRun& r : committed_runs()) {
     if (r.run.sku != sku || !retired_because(policy, r).empty()) continue;
+    if (!board_part.empty() && (r.run.board_part != board_part || !policy.splits_by_board_part(sku, r.run.probe)))
+      continue;
     const Probe* probe = Registry::instance().find(r.run.probe);
     if (!probe || !is_selectable(*probe)) continue;
     add_to_pool(pool, r, [](const TimedRun& t) { return "run:" + t.run.file + ":" + std::to_string(t.run.line); });
@@ -67,6 +71,26 @@ inline ExpectationFile committed_file(const std::string& relative) {
   ExpectationFile f = parse_expectation_file(expectations_dir() + "/" + relative, diags);
   for (const auto& d : diags) ADD_FAILURE() << d.str();
   return f;
+}
+
+// A measured entry (not cited, exact or info): one a re-derivation writes.
+inline bool derived_entry(const Expectation& e) {
+  return e.source.rfind("run:", 0) == 0 && e.kind != ExpectationKind::exact && e.kind != ExpectationKind::info;
+}
+
+// The numbers of two entries (not their notes or sources, which name files relative to
+// where they were written).
+inline void expect_same_limits(const Expectation& committed, const Expectation& derived, const std::string& where) {
+  EXPECT_EQ(committed.kind, derived.kind) << where;
+  EXPECT_EQ(committed.value, derived.value) << where;
+  EXPECT_EQ(committed.tol, derived.tol) << where;
+  EXPECT_EQ(committed.drift_tol, derived.drift_tol) << where;
+  EXPECT_EQ(committed.min, derived.min) << where;
+  EXPECT_EQ(committed.drift_min, derived.drift_min) << where;
+  EXPECT_EQ(committed.max, derived.max) << where;
+  EXPECT_EQ(committed.drift_max, derived.drift_max) << where;
+  EXPECT_EQ(committed.min_fraction, derived.min_fraction) << where;
+  EXPECT_EQ(committed.drift_min_fraction, derived.drift_min_fraction) << where;
 }
 
 }  // namespace gpuconform::test

@@ -18,6 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using test::committed_file;
 using test::committed_policy;
+using test::derived_entry;
+using test::expect_same_limits;
 
 const std::string kBaseSku = "0x2330";  // sm_90.toml describes the H100 SXM5 (tools/rederive_expectations.sh)
 
@@ -25,25 +27,6 @@ const Expectation* find(const ExpectationFile& f, const std::string& id) {
   for (const Expectation& e : f.entries)
     if (e.probe_id == id) return &e;
   return nullptr;
-}
-
-bool derived_entry(const Expectation& e) {
-  return e.source.rfind("run:", 0) == 0 && e.kind != ExpectationKind::exact && e.kind != ExpectationKind::info;
-}
-
-// The numbers of two entries (not their notes or sources, which name files relative to
-// where they were written).
-void expect_same_limits(const Expectation& committed, const Expectation& derived, const std::string& where) {
-  EXPECT_EQ(committed.kind, derived.kind) << where;
-  EXPECT_EQ(committed.value, derived.value) << where;
-  EXPECT_EQ(committed.tol, derived.tol) << where;
-  EXPECT_EQ(committed.drift_tol, derived.drift_tol) << where;
-  EXPECT_EQ(committed.min, derived.min) << where;
-  EXPECT_EQ(committed.drift_min, derived.drift_min) << where;
-  EXPECT_EQ(committed.max, derived.max) << where;
-  EXPECT_EQ(committed.drift_max, derived.drift_max) << where;
-  EXPECT_EQ(committed.min_fraction, derived.min_fraction) << where;
-  EXPECT_EQ(committed.drift_min_fraction, derived.drift_min_fraction) << where;
 }
 
 std::vector<std::string> overlay_skus() {

@@ -25,15 +25,27 @@ bool measured_kind(const Probe& p) {
   return p.record.kind != ExpectationKind::exact && p.record.kind != ExpectationKind::info;
 }
 
-// Every probe x SKU of the usable evidence, in the unit its entry judges.
+// Every probe x SKU of the usable evidence, in the unit its entry judges; a probe the policy
+// splits by board part, per SKU and part (spread_group), as `record --from` counts it.
 std::vector<ProbeEvidence> evidence_of_every_sku() {
+  const BandPolicy& policy = committed_policy();
   std::vector<ProbeEvidence> out;
   std::set<std::string> skus;
-  for (const TimedRun& r : test::committed_runs()) skus.insert(r.run.sku);
+  std::map<std::string, std::string> part_of;  // board -> board part
+  for (const TimedRun& r : test::committed_runs()) {
+    skus.insert(r.run.sku);
+    part_of[r.run.gpu] = r.run.board_part;
+  }
   for (const std::string& sku : skus)
     for (const auto& [id, boards] : test::usable_runs(sku)) {
       const Probe* probe = Registry::instance().find(id);
-      if (probe && measured_kind(*probe)) out.push_back(ProbeEvidence{id, sku, judged_values(*probe, boards)});
+      if (!probe || !measured_kind(*probe)) continue;
+      std::map<std::string, std::vector<BoardRuns>> per_group;
+      for (const BoardRuns& b : boards)
+        if (std::string group = spread_group(policy, sku, part_of[b.gpu], id); !group.empty())
+          per_group[group].push_back(b);
+      for (const auto& [group, group_boards] : per_group)
+        out.push_back(ProbeEvidence{id, group, judged_values(*probe, group_boards)});
     }
   return out;
 }
@@ -67,8 +79,9 @@ TEST(CommittedPolicy, ClassNumbersHoldWhatTheEvidenceShows) {
 TEST(CommittedPolicy, EveryMeasuredEntrySaysWhereItsBandsCameFrom) {
   const BandPolicy& policy = committed_policy();
   std::vector<std::string> files = {"sm_90.toml"};
-  for (const auto& entry : fs::directory_iterator(test::expectations_dir() + "/sku"))
-    files.push_back("sku/" + entry.path().filename().string());
+  for (const auto& entry : fs::recursive_directory_iterator(test::expectations_dir() + "/sku"))
+    if (entry.path().extension() == ".toml")  // SKU overlays and their board-part overlays
+      files.push_back(fs::relative(entry.path(), test::expectations_dir()).string());
   for (const std::string& path : files)
     for (const Expectation& e : committed_file(path).entries) {
       if (e.kind == ExpectationKind::exact || e.kind == ExpectationKind::info || e.source.rfind("run:", 0) != 0) continue;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "gpuconform/expectation.hpp"
 #include "gpuconform/numerics/xz_stream.hpp"
@@ -20,18 +21,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const ExpectationSet& committed_set(const std::string& arch, const std::string& sku) {
-  static std::map<std::pair<std::string, std::string>, ExpectationSet> sets;
-  auto it = sets.find({arch, sku});
+const ExpectationSet& committed_set(const std::string& arch, const std::string& sku, const std::string& part) {
+  static std::map<std::tuple<std::string, std::string, std::string>, ExpectationSet> sets;
+  auto it = sets.find({arch, sku, part});
   if (it != sets.end()) return it->second;
   const Registry& reg = Registry::instance();
   ExpectationQuery q;
   q.dir = GPUCONFORM_TEST_EXPECTATIONS_DIR;
   q.arch = arch;
   q.sku = sku;
+  q.board_part = part;  // as `run` applies a board-part overlay (the record's gpu_state names the part)
   q.known_probe = [&reg](const std::string& id) { return reg.find(id) != nullptr; };
   q.probe_ids = reg.ids();
-  return sets.emplace(std::make_pair(arch, sku), load_expectations(q)).first->second;
+  return sets.emplace(std::make_tuple(arch, sku, part), load_expectations(q)).first->second;
 }
 
 TEST(CommittedUnseen, HealthyBoardsNobodyPooledFailNothing) {
@@ -45,7 +47,7 @@ TEST(CommittedUnseen, HealthyBoardsNobodyPooledFailNothing) {
     for (const RecordedRun& r : parse_run_record_text(read_whole_text(entry.path().string()), entry.path().string())) {
       if (in_file.insert(r.board).second) ++board_runs[r.sku];
       boards[r.sku].insert(r.board);
-      const RecordedJudgement j = judge_recorded(r, committed_set(r.arch, r.sku));
+      const RecordedJudgement j = judge_recorded(r, committed_set(r.arch, r.sku, r.board_part));
       judged += j.judged;
       EXPECT_NE(j.verdict.outcome, Outcome::fail) << entry.path().filename().string() << ":" << r.line << " " << r.board
                                                   << " " << r.probe << ": " << j.verdict.reason;

@@ -55,6 +55,55 @@ TEST_F(ExpectationSetTest, OverlayOfAnotherSkuIsNotApplied) {
   EXPECT_DOUBLE_EQ(*set.find("latency.a")->value, 4);
 }
 
+// A board-part overlay (sku/<sku>/<part>.toml) applies after the SKU overlay, only for a
+// board of that part: a board of another part, or one NVML cannot name, keeps the SKU's.
+TEST_F(ExpectationSetTest, BoardPartOverlayAppliesOnlyToBoardsOfItsPart) {
+  write("sm_90.toml", "[meta]\narch = \"sm_90\"\n" + entry("latency.a", 4, "arch") + entry("latency.b", 8, "arch"));
+  write("sku/0x2335.toml", "[meta]\nsku = \"0x2335\"\n" + entry("latency.a", 6, "sku"));
+  fs::create_directories(dir_ / "sku" / "0x2335");
+  write("sku/0x2335/692-2G520-0282-000.toml",
+        "[meta]\nsku = \"0x2335\"\nboard_part = \"692-2G520-0282-000\"\n" + entry("latency.a", 7, "part"));
+  ExpectationQuery q = query("0x2335");
+  q.board_part = "692-2G520-0282-000";
+  const ExpectationSet part = load_expectations(q);
+  ASSERT_EQ(part.files().size(), 3u);
+  EXPECT_DOUBLE_EQ(*part.find("latency.a")->value, 7);
+  EXPECT_DOUBLE_EQ(*part.find("latency.b")->value, 8);
+  for (const std::string other : {"692-2G520-0282-001", "", "../../etc/passwd"}) {
+    q.board_part = other;
+    const ExpectationSet set = load_expectations(q);
+    EXPECT_EQ(set.files().size(), 2u) << other;
+    EXPECT_DOUBLE_EQ(*set.find("latency.a")->value, 6) << other;
+  }
+}
+
+// Named as a user overlay, a board-part overlay still judges only boards of its part.
+TEST_F(ExpectationSetTest, BoardPartOverlayOfAnotherPartIsRejected) {
+  write("sm_90.toml", "[meta]\narch = \"sm_90\"\n" + entry("latency.a", 4, "arch"));
+  write("part.toml", "[meta]\nsku = \"0x2335\"\nboard_part = \"692-2G520-0282-000\"\n" + entry("latency.a", 7, "p"));
+  ExpectationQuery q = query("0x2335");
+  q.board_part = "692-2G520-0282-001";
+  q.overlays = {(dir_ / "part.toml").string()};
+  try {
+    load_expectations(q);
+    FAIL() << "expected ExpectationError";
+  } catch (const ExpectationError& err) {
+    const std::string text = err.what();
+    EXPECT_NE(text.find("is for board part 692-2G520-0282-000, but the device is board part 692-2G520-0282-001"),
+              std::string::npos)
+        << text;
+  }
+}
+
+TEST(BoardPartNumber, OnlyFileNameSafeTextNamesAnOverlay) {
+  EXPECT_TRUE(is_board_part_number("692-2G520-0282-001"));
+  EXPECT_TRUE(is_board_part_number("900-2G520_0000.000"));
+  EXPECT_FALSE(is_board_part_number(""));
+  EXPECT_FALSE(is_board_part_number("../x"));
+  EXPECT_FALSE(is_board_part_number("a/b"));
+  EXPECT_FALSE(is_board_part_number("692 2G520"));
+}
+
 TEST_F(ExpectationSetTest, MissingArchitectureFileGivesAnEmptySet) {
   const ExpectationSet set = load_expectations(query());
   EXPECT_TRUE(set.entries().empty());

@@ -99,6 +99,9 @@ struct ExpectationFile {
   std::string path;
   std::string arch;  // [meta] arch
   std::string sku;   // [meta] sku, overlays only
+  // [meta] board_part: a board-part overlay (sku/<sku>/<board part>.toml) for the boards whose
+  // NVML board part number is this, applied after the SKU overlay
+  std::string board_part;
   std::string description;
   std::vector<Expectation> entries;
   std::vector<Waiver> waivers;

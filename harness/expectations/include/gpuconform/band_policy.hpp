@@ -78,6 +78,17 @@ struct PolicyObservation {
   Location where;
 };
 
+// Probes whose healthy values split by the board's part number within one SKU (two kinds of
+// board, e.g. two memory suppliers): `record --from --sku S --board-part P` derives them from
+// that part's boards alone into sku/S/P.toml, so each kind is judged around its own centre
+// instead of one band wide enough for both.
+struct PolicyBoardPart {
+  std::string sku;                  // "0x2335"
+  std::vector<std::string> probes;  // id globs
+  std::string why;
+  Location where;
+};
+
 struct BandPolicy {
   std::string path;
   double z_warn = 3;   // warn at centre -+ z_warn x sigma
@@ -88,6 +99,7 @@ struct BandPolicy {
   std::vector<PolicySupersede> supersedes;
   std::vector<PolicyInvariant> invariants;
   std::vector<PolicyObservation> observations;
+  std::vector<PolicyBoardPart> board_parts;
 
   const PolicyClass* class_for(const std::string& probe_id) const;
   const PolicyExclusion* exclusion_for(const std::string& gpu, const std::string& probe_id) const;
@@ -96,6 +108,8 @@ struct BandPolicy {
   // probe, since nothing shows it postdates the fix.
   const PolicySupersede* superseded_by(const std::string& probe_id, const std::string& time) const;
   const PolicyInvariant* invariant_for(const std::string& probe_id) const;
+  // Whether `probe_id` splits by board part on `sku` ([[board_part]]).
+  bool splits_by_board_part(const std::string& sku, const std::string& probe_id) const;
 };
 
 // Strict parse (unknown keys, wrong types, missing fields: diagnostics with file:line:col).

@@ -27,6 +27,13 @@ std::vector<TimedRun> read_timed_runs(const std::string& path);
 // Why the policy keeps a run out of every derivation; "" when it may be used.
 std::string retired_because(const BandPolicy& policy, const TimedRun& r);
 
+// Which boards a probe's class spread is measured over: its SKU ("0x2335"), or, for a probe
+// the policy splits by board part on that SKU, the SKU and the part ("0x2335/692-2G520-0282-001"):
+// two kinds of board pooled together would measure the gap between the kinds, not a spread.
+// "" for a split probe on a board whose part is unknown: it counts in no class spread.
+std::string spread_group(const BandPolicy& policy, const std::string& sku, const std::string& board_part,
+                         const std::string& probe_id);
+
 // Runs of each probe, per board in order of first appearance. `source` names a board's
 // first run in the entry ("run:PATH:LINE").
 using PooledRuns = std::map<std::string, std::vector<BoardRuns>>;

@@ -29,10 +29,21 @@ struct ExpectationQuery {
   std::string dir;                    // the expectations directory
   std::string arch;                   // "sm_90"
   std::string sku;                    // "0x2330" or ""
+  // The board's NVML board part number ("692-2G520-0282-001"), or "" where NVML cannot say:
+  // with a SKU, sku/<sku>/<board_part>.toml applies after the SKU overlay where it exists.
+  std::string board_part;
   std::vector<std::string> overlays;  // user files, applied last
   ProbeIdCheck known_probe;
   std::vector<std::string> probe_ids;  // for "did you mean" hints
 };
+
+// Whether `text` can be a board part number and so a file name: letters, digits, '-', '.', '_'
+// (never a path: no '/', no "..").
+bool is_board_part_number(const std::string& text);
+
+// dir/sku/<sku>/<board part>.toml: the board-part overlay of boards of that part number, for
+// the entries whose healthy values split by board part (policy.toml [[board_part]]).
+std::string board_part_overlay_path(const std::string& dir, const std::string& sku, const std::string& board_part);
 
 // Loads and merges the files for one device. A missing architecture file is
 // not an error (the set is empty and every probe skips with a hint); a

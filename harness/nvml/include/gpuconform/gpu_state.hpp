@@ -58,6 +58,10 @@ struct GpuState {
 // without NVML the result has nvml == false and the reason.
 GpuState read_gpu_state(const DeviceInfo& device);
 
+// The board part number alone ("" without NVML or where it cannot say): which board-part
+// overlay judges the board (expectation.hpp). Never throws.
+std::string read_board_part_number(const DeviceInfo& device);
+
 // NVML's clock-event (throttle) bit mask decoded with NVML's names (gpu_idle,
 // sw_power_cap, hw_slowdown, ...; an unknown bit as "bit_0x200"), idle excluded.
 std::vector<std::string> clock_event_names(unsigned long long mask);

@@ -36,6 +36,7 @@ struct RecordedRun {
   // 96.00.A5.00.1A, board 692-2G520-0282-001, inforom G520.0282.02.02"); "" when the
   // record has none (NVML absent, or a record written before the snapshot had it).
   std::string firmware;
+  std::string board_part;  // the same snapshot's NVML board part number alone; "" without
   int cuda_runtime = 0;
   std::string verdict;  // pass, fail, warn, recorded, ...
   std::string reason;   // the verdict's reason as the run wrote it
