@@ -11,7 +11,6 @@
 #include "committed_evidence.hpp"
 #include "gpuconform/board_spread.hpp"
 #include "gpuconform/record_writer.hpp"
-#include "gpuconform/verdict.hpp"
 
 namespace gpuconform {
 namespace {
@@ -95,24 +94,7 @@ TEST(CommittedBoardPart, EveryBoardOfThePartPassesItsEntries) {
     set.apply(committed_file("sm_90.toml"));
     set.apply(committed_file("sku/" + o.sku + ".toml"));
     set.apply(committed_file(o.path));
-    int judged = 0;
-    for (const auto& [id, boards] : test::usable_runs(o.sku, o.part)) {
-      const Expectation* found = set.find(id);
-      const Probe* probe = Registry::instance().find(id);
-      if (!found || !probe || !test::derived_entry(*found)) continue;
-      Expectation e = *found;
-      e.at_max_clock = false;  // a board median has no clock; the per-clock fraction is what was derived
-      const std::vector<std::vector<double>> values = judged_values(*probe, boards);
-      for (std::size_t b = 0; b < boards.size(); ++b) {
-        Measurement m;
-        m.value = board_spread({values[b]}).centre;
-        m.unit = e.unit;
-        if (e.kind == ExpectationKind::fraction_of_peak) m.peak = 1.0;  // the value is the fraction
-        const Verdict v = judge(m, e);
-        ++judged;
-        EXPECT_EQ(v.outcome, Outcome::pass) << o.path << " board " << boards[b].gpu << " " << id << ": " << v.reason;
-      }
-    }
+    const int judged = test::judge_board_medians(set, test::usable_runs(o.sku, o.part), o.path);
     EXPECT_GE(judged, 5 * 3) << o.path << ": five boards' memory latencies, at least";
   }
 }

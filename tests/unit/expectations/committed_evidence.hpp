@@ -10,9 +10,12 @@
 #include <vector>
 
 #include "gpuconform/band_policy.hpp"
+#include "gpuconform/board_spread.hpp"
 #include "gpuconform/evidence_pool.hpp"
 #include "gpuconform/expectation.hpp"
 #include "gpuconform/probe.hpp"
+#include "gpuconform/record_writer.hpp"
+#include "gpuconform/verdict.hpp"
 
 namespace gpuconform::test {
 
@@ -91,6 +94,35 @@ inline void expect_same_limits(const Expectation& committed, const Expectation& 
   EXPECT_EQ(committed.drift_max, derived.drift_max) << where;
   EXPECT_EQ(committed.min_fraction, derived.min_fraction) << where;
   EXPECT_EQ(committed.drift_min_fraction, derived.drift_min_fraction) << where;
+}
+
+// Every board of `pool` judged by its median run against `set`'s entry for each probe (not
+// exact or info ones): a derived entry passes without a warn (its drift band holds the boards it
+// came from), a cited one does not fail. `label` names the files in messages. Returns how many
+// board medians were judged.
+inline int judge_board_medians(const ExpectationSet& set, const PooledRuns& pool, const std::string& label) {
+  int judged = 0;
+  for (const auto& [id, boards] : pool) {
+    const Expectation* found = set.find(id);
+    const Probe* probe = Registry::instance().find(id);
+    if (!found || !probe || found->kind == ExpectationKind::exact || found->kind == ExpectationKind::info) continue;
+    Expectation e = *found;
+    e.at_max_clock = false;  // a board median has no clock; the per-clock fraction is what was derived
+    const std::vector<std::vector<double>> values = judged_values(*probe, boards);
+    for (std::size_t b = 0; b < boards.size(); ++b) {
+      Measurement m;
+      m.value = board_spread({values[b]}).centre;
+      m.unit = e.unit;
+      if (e.kind == ExpectationKind::fraction_of_peak) m.peak = 1.0;  // the value is the fraction
+      const Verdict v = judge(m, e);
+      ++judged;
+      if (derived_entry(e))
+        EXPECT_EQ(v.outcome, Outcome::pass) << label << " board " << boards[b].gpu << " " << id << ": " << v.reason;
+      else
+        EXPECT_NE(v.outcome, Outcome::fail) << label << " board " << boards[b].gpu << " " << id << ": " << v.reason;
+    }
+  }
+  return judged;
 }
 
 }  // namespace gpuconform::test

@@ -117,27 +117,7 @@ TEST(CommittedOverlay, EveryBoardOnRecordPassesItsSkusEntries) {
     ExpectationSet set;
     set.apply(committed_file("sm_90.toml"));
     if (sku != kBaseSku) set.apply(committed_file("sku/" + sku + ".toml"));
-    int judged = 0;
-    for (const auto& [id, boards] : test::usable_runs(sku)) {
-      const Expectation* found = set.find(id);
-      const Probe* probe = Registry::instance().find(id);
-      if (!found || !probe || found->kind == ExpectationKind::exact || found->kind == ExpectationKind::info) continue;
-      Expectation e = *found;
-      e.at_max_clock = false;  // a board median has no clock; the per-clock fraction is what was derived
-      const std::vector<std::vector<double>> values = judged_values(*probe, boards);
-      for (std::size_t b = 0; b < boards.size(); ++b) {
-        Measurement m;
-        m.value = board_spread({values[b]}).centre;
-        m.unit = e.unit;
-        if (e.kind == ExpectationKind::fraction_of_peak) m.peak = 1.0;  // the value is the fraction
-        const Verdict v = judge(m, e);
-        ++judged;
-        if (derived_entry(e))
-          EXPECT_EQ(v.outcome, Outcome::pass) << sku << " board " << boards[b].gpu << " " << id << ": " << v.reason;
-        else
-          EXPECT_NE(v.outcome, Outcome::fail) << sku << " board " << boards[b].gpu << " " << id << ": " << v.reason;
-      }
-    }
+    const int judged = test::judge_board_medians(set, test::usable_runs(sku), sku);
     EXPECT_GT(judged, 300) << sku;
   }
 }
