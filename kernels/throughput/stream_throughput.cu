@@ -16,14 +16,21 @@
 //   eight times the L2; smaller only when the device lacks the memory): no pass
 //   finds the previous pass's data in the L2. The peak is the device's own
 //   2 x memory clock x bus bytes (double data rate on the full bus).
-// - L2: the rate depends on which physical pages hold the footprint: eight
-//   separate allocations of one H200 read 10.15-10.57 TB/s, each the same in a
-//   second round (GPU-4b3b1e9b, 2026-11-27, tools/device/l2_spread_variants.cu;
-//   1.1 % on another board), and spreading one footprint over more pages
-//   either kept that or ran 20 % slower. So one launch of an L2 probe is one
-//   kernel in each of L2Shape::placements footprints of separate allocations,
-//   back to back: every sample averages them, and a run no longer reads the
-//   luck of one allocation.
+// - L2: one launch of an L2 probe is one kernel in each of L2Shape::placements
+//   footprints of separate allocations, back to back. The placements were
+//   meant to average the footprint's physical pages; the pages turned out not
+//   to matter (tools/device/l2_pool_variants.cu, 2026-11-27: 64 footprints
+//   spread over 16 GiB read one level within a process, and the level moved
+//   9.74-11.04 TB/s between four processes of H100 GPU-690f792e). What moves
+//   it is the block -> SM map, which the scheduler fixes per process and
+//   alternates between two per launch: a read whose step shared a factor with
+//   the ring's chunks gave each block one residue class of chunks, so which SM
+//   read which chunks was the map's choice. l2.read now steps by a count
+//   coprime with the chunks, so every block visits every chunk (L2Shape::
+//   coprime_step; tools/device/l2_block_map_variants.cu: +4 to +16 % on three
+//   H100s and four H200s, and between processes of one board 0.6-3.5 % apart
+//   where the old step gave 0.5-7.5 %). Eight kernels a launch still average
+//   the two maps of a process.
 // - L2: a resident grid (blocks per SM from the occupancy calculator) cycles
 //   through a footprint of a quarter of the L2 (inside one partition's share
 //   on Hopper's two-partition L2), one contiguous chunk per block and step,
@@ -53,6 +60,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "common/clock_stamps.cuh"
@@ -104,6 +112,10 @@ struct L2Shape {
   static constexpr int footprint_divisor = 4;  // footprint = L2 / 4
   static constexpr bool repeated_fill = true;  // one repeated byte, not random data (header)
   static constexpr int placements = 8;         // footprints per launch, each its own allocation (header)
+  // Reads step coprime with the ring (header: the block -> SM map). Writes keep
+  // grid mod chunks: their rate did not move between processes (4.02-4.06 TB/s
+  // in four processes of GPU-602350d0, whose reads moved 2.8 %).
+  static constexpr bool coprime_step(Pattern p) { return p == Pattern::read; }
 };
 // The cache operators of hbm.read/write/copy/triad (the .ca/.cg/... variants
 // name theirs). ptxas 13.0 for sm_90a: ld.global.cs -> LDG.E.EF (evict-first),
@@ -123,18 +135,17 @@ constexpr St kHbmStore = St::def;
 constexpr double kHbmWarmupMs = 50;
 
 // Resident grid: the footprint is a ring of chunks of kThreads x U elements;
-// block i takes chunks i, i + G, i + 2G, ... (G = blocks of the grid) modulo
-// `chunks`, one per step, thread t the elements t + u * kThreads of it: U
+// block i takes chunks i, i + s, i + 2s, ... modulo `chunks`, one per step
+// (s: resident_step), thread t the elements t + u * kThreads of it: U
 // accesses in flight per thread however few elements per thread the footprint
 // holds (a quarter of an L2 is 3 float4 per thread of a full H100 grid), and
 // the wrap costs one compare per step, not one per access (the offsets within
 // a chunk are immediates of the loads).
 template <Pattern P, Ld L, St S, int W, int U>
 __global__ void __launch_bounds__(kThreads)
-    stream_resident(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, unsigned chunks, unsigned groups, float scale,
-                    unsigned sink_key, float* sink, long long* stamps) {
+    stream_resident(const Vec<W>* a, const Vec<W>* b, Vec<W>* c, unsigned chunks, unsigned step, unsigned groups,
+                    float scale, unsigned sink_key, float* sink, long long* stamps) {
   const GcStamp begin = gc_stamp_now();
-  const unsigned step = gridDim.x % chunks;
   unsigned k = blockIdx.x % chunks;
   float base = 1.0f + static_cast<float>(threadIdx.x);
   float acc = 0;
@@ -151,6 +162,16 @@ __global__ void __launch_bounds__(kThreads)
   }
   gc_stamp_store(stamps, begin);
   if (P == Pattern::read && __float_as_uint(acc) == sink_key) *sink = acc;
+}
+
+// The resident grid's step through a ring of `chunks`: the grid's blocks, so
+// that one step's blocks read distinct chunks; with `coprime`, the next count
+// that shares no factor with chunks, so that every block visits every chunk.
+unsigned resident_step(std::size_t grid, std::size_t chunks, bool coprime) {
+  std::size_t step = grid % chunks;
+  if (coprime)
+    while (std::gcd(step, chunks) != 1) ++step;
+  return static_cast<unsigned>(step);
 }
 
 int arrays_read(Pattern p) { return p == Pattern::read || p == Pattern::copy ? 1 : p == Pattern::triad ? 2 : 0; }
@@ -279,11 +300,12 @@ Measurement measure_stream(const ProbeContext& ctx) {
     GC_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, stream_resident<P, L, S, W, U>, kThreads, 0));
     const int grid = std::max(1, blocks_per_sm) * dev.sm_count;
+    const unsigned step = resident_step(grid, chunks, Cfg::coprime_step(P));
     // One kernel in placement p; the clock stamps come from the first placement's kernel.
     auto run = [=, &as, &bs, &cs, &sink](int p, int groups, long long* stamps) {
       stream_resident<P, L, S, W, U><<<grid, kThreads>>>(as[p].get(), bs[p].get(), cs[p].get(),
-                                                         static_cast<unsigned>(chunks), static_cast<unsigned>(groups),
-                                                         scale, key, sink.get(), stamps);
+                                                         static_cast<unsigned>(chunks), step,
+                                                         static_cast<unsigned>(groups), scale, key, sink.get(), stamps);
     };
     // Steps (one chunk per block each) for one pass over the footprint.
     const int one_pass = std::max(1, static_cast<int>((chunks + grid - 1) / grid));
@@ -296,8 +318,9 @@ Measurement measure_stream(const ProbeContext& ctx) {
     passes_per_launch = static_cast<double>(groups) * grid / static_cast<double>(chunks) * kPlacements;
     grid_text = fmt::format(
         "resident grid: {} blocks x {} threads ({} per SM), {} x {} B accesses in flight per "
-        "thread, {} steps of one {} KiB chunk per block through a ring of {} chunks{}",
-        grid, kThreads, blocks_per_sm, U, W, groups, kThreads * U * W / 1024, chunks,
+        "thread, {} steps of one {} KiB chunk per block through a ring of {} chunks, {} chunks a step{}{}",
+        grid, kThreads, blocks_per_sm, U, W, groups, kThreads * U * W / 1024, chunks, step,
+        Cfg::coprime_step(P) ? " (coprime with the ring: every block visits every chunk)" : "",
         kPlacements > 1 ? fmt::format("; one kernel in each of {} footprints of separate "
                                       "allocations per launch (placements, header)",
                                       kPlacements)
