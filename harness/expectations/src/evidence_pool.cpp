@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 #include <set>
+#include <sstream>
 
 namespace gpuconform {
 namespace {
@@ -17,9 +18,8 @@ namespace {
 // Line number -> time, for the lines in `wanted` (what read_run_record() leaves out of a test
 // line and a derivation needs). Old records have no header; every test line carries its own
 // time, the moment that decides whether a fix preceded it.
-std::map<int, std::string> line_times(const std::string& path, const std::set<int>& wanted) {
+std::map<int, std::string> line_times(std::istream& in, const std::set<int>& wanted) {
   std::map<int, std::string> out;
-  std::ifstream in(path, std::ios::binary);
   std::string text, header_time;
   int line = 0;
   while (std::getline(in, text)) {
@@ -39,11 +39,12 @@ std::map<int, std::string> line_times(const std::string& path, const std::set<in
 
 }  // namespace
 
-std::vector<TimedRun> read_timed_runs(const std::string& path) {
-  std::vector<RecordedRun> runs = read_run_record(path);
+namespace {
+
+std::vector<TimedRun> with_times(std::vector<RecordedRun> runs, std::istream& in) {
   std::set<int> lines;
   for (const RecordedRun& r : runs) lines.insert(r.line);
-  const std::map<int, std::string> times = line_times(path, lines);
+  const std::map<int, std::string> times = line_times(in, lines);
   std::vector<TimedRun> out;
   out.reserve(runs.size());
   for (RecordedRun& r : runs) {
@@ -51,6 +52,20 @@ std::vector<TimedRun> read_timed_runs(const std::string& path) {
     out.push_back(TimedRun{std::move(r), t == times.end() ? "" : t->second});
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<TimedRun> read_timed_runs(const std::string& path) {
+  std::vector<RecordedRun> runs = read_run_record(path);
+  std::ifstream in(path, std::ios::binary);
+  return with_times(std::move(runs), in);
+}
+
+std::vector<TimedRun> parse_timed_runs_text(std::string_view text, const std::string& path) {
+  std::vector<RecordedRun> runs = parse_run_record_text(text, path);
+  std::istringstream in{std::string(text)};
+  return with_times(std::move(runs), in);
 }
 
 std::string retired_because(const BandPolicy& policy, const TimedRun& r) {

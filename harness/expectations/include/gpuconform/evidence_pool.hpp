@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpuconform/band_policy.hpp"
@@ -23,6 +24,8 @@ struct TimedRun {
 // read_run_record() plus each line's time, and the measurement's `sampling` (its median's
 // 95 % interval), which the reader leaves out. Throws as read_run_record does.
 std::vector<TimedRun> read_timed_runs(const std::string& path);
+// The same over record text already in memory (an .xz excerpt); `path` only names it in messages.
+std::vector<TimedRun> parse_timed_runs_text(std::string_view text, const std::string& path);
 
 // Why the policy keeps a run out of every derivation; "" when it may be used.
 std::string retired_because(const BandPolicy& policy, const TimedRun& r);
