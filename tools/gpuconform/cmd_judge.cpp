@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // `gpuconform judge`: run records judged again by the expectation files of today
 // (recorded_judgement.hpp), board by board: the verdicts now, the verdicts the runs wrote, and
-// every line whose verdict changed. No GPU needed. Exit 0 nothing fails under these files,
-// 1 something does, 2 unusable input (an unreadable record, invalid or missing files).
+// every line whose verdict changed. A line measured before a probe's fix ([[supersede]] in the
+// band policy, <expectations>/evidence/policy.toml by default) is counted as superseded, not
+// judged: today's entry describes another kernel. No GPU needed. Exit 0 nothing fails under
+// these files, 1 something does, 2 unusable input (an unreadable record, invalid or missing files).
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <map>
-#include <tuple>
 #include <memory>
+#include <optional>
+#include <tuple>
 
 #include "commands.hpp"
+#include "gpuconform/band_policy.hpp"
+#include "gpuconform/evidence_pool.hpp"
 #include "gpuconform/expectation.hpp"
 #include "gpuconform/numerics/xz_stream.hpp"
 #include "gpuconform/probe.hpp"
@@ -23,6 +28,8 @@ struct JudgeArgs {
   std::vector<std::string> records;
   std::string expectations_dir = default_expectations_dir();
   std::vector<std::string> overlays;
+  std::string policy;  // "" = <expectations_dir>/evidence/policy.toml when it exists
+  bool no_policy = false;
   bool all = false;
 };
 
@@ -30,7 +37,7 @@ struct JudgeArgs {
 struct Tally {
   std::string arch, sku;
   std::map<std::string, int> recorded, now;
-  int lines = 0, not_judged = 0;
+  int lines = 0, not_judged = 0, superseded = 0;
 };
 
 // One expectation set per architecture, SKU and board part, loaded as `run` loads a GPU's (the
@@ -73,15 +80,23 @@ std::string counts(const std::map<std::string, int>& c) {
 }
 
 // The records of one file, board by board; returns how many lines fail under these files.
-int judge_file(const std::string& path, ExpectationCache& cache, bool all) {
+int judge_file(const std::string& path, ExpectationCache& cache, const BandPolicy* policy, bool all) {
   std::map<std::string, Tally> boards;  // board id -> tally, in id order
   int fails = 0;
   fmt::print("{}\n", path);
-  for (const RecordedRun& r : parse_run_record_text(read_whole_text(path), path)) {
+  for (const TimedRun& timed : parse_timed_runs_text(read_whole_text(path), path)) {
+    const RecordedRun& r = timed.run;
     Tally& t = boards[r.board];
     t.arch = r.arch;
     t.sku = r.sku;
     ++t.lines;
+    if (const PolicySupersede* s = policy ? policy->superseded_by(r.probe, timed.time) : nullptr) {
+      ++t.superseded;
+      if (all)
+        fmt::print("  {:<8} superseded {} {}: measured before fix {} ({})\n", r.verdict, r.board, r.probe, s->fix,
+                   s->before);
+      continue;
+    }
     const RecordedJudgement j = judge_recorded(r, cache.for_run(r));
     if (!j.judged) {
       ++t.not_judged;
@@ -96,8 +111,10 @@ int judge_file(const std::string& path, ExpectationCache& cache, bool all) {
   }
   for (const auto& [board, t] : boards)
     fmt::print(
-        "  {} ({} {}): {} lines, {} not judged (no entry, or one for another node size); now {} (the run wrote {})\n",
-        board, t.arch, t.sku.empty() ? "no SKU" : t.sku, t.lines, t.not_judged, counts(t.now), counts(t.recorded));
+        "  {} ({} {}): {} lines, {} not judged (no entry, or one for another node size), {} superseded (measured "
+        "before a probe's fix); now {} (the run wrote {})\n",
+        board, t.arch, t.sku.empty() ? "no SKU" : t.sku, t.lines, t.not_judged, t.superseded, counts(t.now),
+        counts(t.recorded));
   return fails;
 }
 
@@ -109,10 +126,22 @@ int judge_records(const JudgeArgs& args) {
                  fs::exists(o) ? "not a regular file" : "no such file");
       return kExitUnusable;
     }
+  // The band policy's [[supersede]] rules: explicit, else the expectation directory's own.
+  std::optional<BandPolicy> policy;
+  const std::string policy_path = !args.policy.empty() ? args.policy : args.expectations_dir + "/evidence/policy.toml";
+  if (!args.no_policy && (!args.policy.empty() || fs::is_regular_file(policy_path))) {
+    std::vector<Diagnostic> diags;
+    policy = parse_band_policy_file(policy_path, diags);
+    if (!diags.empty()) {
+      for (const Diagnostic& d : diags) fmt::print(stderr, "gpuconform judge: {}\n", d.str());
+      return kExitUnusable;
+    }
+  }
   ExpectationCache cache(args);
   int fails = 0;
   try {
-    for (const std::string& path : args.records) fails += judge_file(path, cache, args.all);
+    for (const std::string& path : args.records)
+      fails += judge_file(path, cache, policy ? &*policy : nullptr, args.all);
   } catch (const std::runtime_error& err) {  // an unreadable record, invalid files (ExpectationError) alike
     fmt::print(stderr, "gpuconform judge: {}\n", err.what());
     return kExitUnusable;
@@ -134,6 +163,11 @@ Command add_judge_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   sub->add_option("--expectations", args->expectations_dir, "Expectation directory")->capture_default_str();
   sub->add_option("--overlay", args->overlays, "Extra expectation file(s) applied last");
+  sub->add_option("--policy", args->policy,
+                  "Band policy whose [[supersede]] rules leave out lines measured before a probe's fix "
+                  "(default: <expectations>/evidence/policy.toml when it exists)")
+      ->check(CLI::ExistingFile);
+  sub->add_flag("--no-policy", args->no_policy, "Judge every line, superseded ones too");
   sub->add_flag("--all", args->all, "Print every judged line, not only those whose verdict changed");
   sub->footer(
       "Each value is judged as `run` judged it (its level, sampling interval, SASS, waiver). What needed the GPU "
