@@ -47,54 +47,7 @@ namespace {
 constexpr int kPlacements = 8;
 constexpr int kRounds = 2;
 
-__device__ __forceinline__ unsigned sm_id() {
-  unsigned sm;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-  return sm;
-}
-
 __global__ void nsmid_kernel(unsigned* out) { asm volatile("mov.u32 %0, %%nsmid;" : "=r"(*out)); }
-
-// The suite's read loop; block 0 stamps clock64 / %globaltimer, thread 0 of
-// every block notes its SM. by_sm: the start chunk comes from the SM and a
-// per-SM ticket (tickets grow by blocks-per-SM each launch, so "mod per_sm"
-// numbers an SM's blocks 0, 1, ... in every launch).
-__global__ void __launch_bounds__(kThreads)
-    read_variant(const float* a, unsigned chunks, unsigned step, unsigned groups, bool by_sm, unsigned per_sm,
-                 unsigned* tickets, float* sink, long long* stamps, unsigned* smids) {
-  __shared__ unsigned start;
-  long long c0 = 0, t0 = 0;
-  if (threadIdx.x == 0) {
-    const unsigned sm = sm_id();
-    smids[blockIdx.x] = sm;
-    start = by_sm ? sm * per_sm + atomicAdd(&tickets[sm], 1u) % per_sm : blockIdx.x;
-    if (blockIdx.x == 0) {
-      c0 = clock64();
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-    }
-  }
-  __syncthreads();
-  unsigned k = start % chunks;
-  float acc = 0;
-#pragma unroll 1
-  for (unsigned g = 0; g < groups; ++g) {
-    const float* chunk = a + static_cast<std::size_t>(k) * kChunkFloats + threadIdx.x;
-    float v[kInFlight];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) acc += v[u];
-    k += step;
-    if (k >= chunks) k -= chunks;
-  }
-  if (__float_as_uint(acc) == 0x7F7FFFFFu) *sink = acc;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    long long t1 = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-    stamps[0] = clock64() - c0;
-    stamps[1] = t1 - t0;
-  }
-}
 
 // warp.scatter: the footprint as pieces of 512 B (one warp's 4 x 128 B loads);
 // global warp w starts at piece w x spread and moves on by `step` pieces (both
@@ -149,7 +102,7 @@ int main() {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   int per_sm = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_variant, kThreads, 0));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_mapped, kThreads, 0));
   const int grid = per_sm * prop.multiProcessorCount;
   const unsigned chunks = static_cast<unsigned>(prop.l2CacheSize / 4 / (kChunkFloats * 4));
   const std::size_t footprint = std::size_t(chunks) * kChunkFloats * 4;
@@ -198,7 +151,7 @@ int main() {
       if (v.warp)  // as many bytes per launch as the others: 32 pieces per chunk-step
         read_warp_scatter<<<grid, kThreads>>>(a, pieces, spread, v.step, groups, sink, smids);
       else
-        read_variant<<<grid, kThreads>>>(a, chunks, v.step, groups, v.by_sm, per_sm, tickets, sink, stamps, smids);
+        read_mapped<<<grid, kThreads>>>(a, chunks, v.step, groups, v.by_sm, per_sm, tickets, sink, stamps, smids);
       CHECK(cudaEventRecord(e1));
       CHECK(cudaEventSynchronize(e1));
       CHECK(cudaGetLastError());
@@ -212,8 +165,7 @@ int main() {
         if (v.shift) {
           std::vector<unsigned> sm(grid);
           CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-          unsigned long long h = 1469598103934665603ull;
-          for (unsigned x : sm) h = (h ^ x) * 1099511628211ull;
+          const unsigned long long h = map_hash(sm);
           launch_maps.insert(h);
           const double bytes = double(groups) * grid * kChunkFloats * 4;
           std::printf("launch variant=%s i=%d tbs=%.4f map=%016llx\n", v.name.c_str(), i, bytes / (t * 1e-3) / 1e12, h);
@@ -224,8 +176,7 @@ int main() {
     std::sort(mhz.begin(), mhz.end());
     std::vector<unsigned> sm(grid);
     CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    unsigned long long h = 1469598103934665603ull;
-    for (unsigned x : sm) h = (h ^ x) * 1099511628211ull;
+    const unsigned long long h = map_hash(sm);
     const double bytes = double(groups) * grid * kChunkFloats * 4;
     return Reading{bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], h};
   };

@@ -48,43 +48,6 @@ constexpr double kLongSeconds = 12;
 constexpr int kPlacements = 8;
 constexpr std::size_t kPage = std::size_t(2) << 20;
 
-// The suite's read kernel once more, with block 0 stamping clock64 and
-// %globaltimer so that each footprint's rate comes with the SM clock it ran at.
-__global__ void __launch_bounds__(kThreads)
-    read_stamped(const float* a, unsigned chunks, unsigned step, unsigned groups, float* sink, long long* stamps,
-                 unsigned* smids) {
-  long long c0 = 0, t0 = 0;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    c0 = clock64();
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  }
-  if (threadIdx.x == 0) {
-    unsigned sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    smids[blockIdx.x] = sm;
-  }
-  unsigned k = blockIdx.x % chunks;
-  float acc = 0;
-#pragma unroll 1
-  for (unsigned g = 0; g < groups; ++g) {
-    const float* chunk = a + static_cast<std::size_t>(k) * kChunkFloats + threadIdx.x;
-    float v[kInFlight];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) acc += v[u];
-    k += step;
-    if (k >= chunks) k -= chunks;
-  }
-  if (__float_as_uint(acc) == 0x7F7FFFFFu) *sink = acc;
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    long long t1 = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-    stamps[0] = clock64() - c0;
-    stamps[1] = t1 - t0;
-  }
-}
-
 struct Reading {
   double tbs, mhz;
   unsigned long long map_hash;  // FNV-1a of the SM of every block in the last timed launch
@@ -104,7 +67,7 @@ struct Bench {
     std::vector<double> ms, mhz;
     for (int i = 0; i < 7; ++i) {
       CHECK(cudaEventRecord(e0));
-      read_stamped<<<grid, kThreads>>>(a, chunks, step, groups, sink, stamps, smids);
+      read_mapped<<<grid, kThreads>>>(a, chunks, step, groups, false, 0, nullptr, sink, stamps, smids);
       CHECK(cudaEventRecord(e1));
       CHECK(cudaEventSynchronize(e1));
       CHECK(cudaGetLastError());
@@ -121,10 +84,8 @@ struct Bench {
     std::sort(mhz.begin(), mhz.end());
     std::vector<unsigned> sm(grid);
     CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    unsigned long long h = 1469598103934665603ull;
-    for (unsigned x : sm) h = (h ^ x) * 1099511628211ull;
     const double bytes = double(groups) * grid * kChunkFloats * 4;
-    return {bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], h};
+    return {bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], map_hash(sm)};
   }
 };
 
@@ -145,7 +106,7 @@ int main() {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   int per_sm = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_stamped, kThreads, 0));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_mapped, kThreads, 0));
   Bench b{};
   b.grid = per_sm * prop.multiProcessorCount;
   b.chunks = static_cast<unsigned>(prop.l2CacheSize / 4 / (kChunkFloats * 4));

@@ -4,11 +4,13 @@
 // 1024-thread blocks, 4 x 4 B .cg accesses in flight per thread, one 16 KiB chunk per block
 // and step through a ring of `chunks` chunks; reads sum into a sink stored only on an
 // impossible condition, writes store per-thread values (or, kConstStore, 1.0f everywhere).
-// What the experiments add: where each chunk lies (slot()).
+// What the experiments add: where each chunk lies (slot()); where each block starts and which SM
+// ran it (read_mapped(), map_hash(): l2_pool_variants.cu, l2_block_map_variants.cu).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <vector>
 
 constexpr int kThreads = 1024;
 constexpr int kInFlight = 4;
@@ -49,4 +51,59 @@ __global__ void __launch_bounds__(kThreads)
     base += 0.5f;
   }
   if (!kWrite && __float_as_uint(acc) == 0x7F7FFFFFu) *sink = acc;
+}
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  return sm;
+}
+
+// The read loop once more, with what the block -> SM experiments vary and watch: block b starts
+// at chunk b, or (by_sm) at its SM x per_sm + its ticket on that SM (tickets grow by per_sm each
+// launch, so "mod per_sm" numbers an SM's blocks 0, 1, ... in every launch); it moves on by
+// `step` chunks. Thread 0 of every block notes its SM in smids; block 0 stamps its clock64
+// cycles and %globaltimer nanoseconds into stamps[0], stamps[1].
+__global__ void __launch_bounds__(kThreads)
+    read_mapped(const float* a, unsigned chunks, unsigned step, unsigned groups, bool by_sm, unsigned per_sm,
+                unsigned* tickets, float* sink, long long* stamps, unsigned* smids) {
+  __shared__ unsigned start;
+  long long c0 = 0, t0 = 0;
+  if (threadIdx.x == 0) {
+    const unsigned sm = sm_id();
+    smids[blockIdx.x] = sm;
+    start = by_sm ? sm * per_sm + atomicAdd(&tickets[sm], 1u) % per_sm : blockIdx.x;
+    if (blockIdx.x == 0) {
+      c0 = clock64();
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    }
+  }
+  __syncthreads();
+  unsigned k = start % chunks;
+  float acc = 0;
+#pragma unroll 1
+  for (unsigned g = 0; g < groups; ++g) {
+    const float* chunk = a + static_cast<std::size_t>(k) * kChunkFloats + threadIdx.x;
+    float v[kInFlight];
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
+#pragma unroll
+    for (int u = 0; u < kInFlight; ++u) acc += v[u];
+    k += step;
+    if (k >= chunks) k -= chunks;
+  }
+  if (__float_as_uint(acc) == 0x7F7FFFFFu) *sink = acc;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    long long t1 = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    stamps[0] = clock64() - c0;
+    stamps[1] = t1 - t0;
+  }
+}
+
+// FNV-1a over the SM of every block of a launch: equal hashes, the same block -> SM map.
+inline unsigned long long map_hash(const std::vector<unsigned>& smids) {
+  unsigned long long h = 1469598103934665603ull;
+  for (unsigned x : smids) h = (h ^ x) * 1099511628211ull;
+  return h;
 }
