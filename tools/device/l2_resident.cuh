@@ -27,6 +27,15 @@ __device__ __forceinline__ std::size_t slot(unsigned k, unsigned stride, bool ro
   return rotate ? at + (at / kChunksPerPage) % stride : at;
 }
 
+// One step's loads: thread t reads elements t + u x kThreads of the chunk, kInFlight in flight, into acc.
+__device__ __forceinline__ void read_chunk(const float* chunk, float& acc) {
+  float v[kInFlight];
+#pragma unroll
+  for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
+#pragma unroll
+  for (int u = 0; u < kInFlight; ++u) acc += v[u];
+}
+
 template <bool kWrite, bool kConstStore = false>
 __global__ void __launch_bounds__(kThreads)
     resident(float* a, unsigned chunks, unsigned stride, bool rotate, unsigned groups, float* sink) {
@@ -40,11 +49,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) __stcg(chunk + u * kThreads, kConstStore ? 1.0f : base + u);
     } else {
-      float v[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) acc += v[u];
+      read_chunk(chunk, acc);
     }
     k += step;
     if (k >= chunks) k -= chunks;
@@ -83,12 +88,7 @@ __global__ void __launch_bounds__(kThreads)
   float acc = 0;
 #pragma unroll 1
   for (unsigned g = 0; g < groups; ++g) {
-    const float* chunk = a + static_cast<std::size_t>(k) * kChunkFloats + threadIdx.x;
-    float v[kInFlight];
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) v[u] = __ldcg(chunk + u * kThreads);
-#pragma unroll
-    for (int u = 0; u < kInFlight; ++u) acc += v[u];
+    read_chunk(a + static_cast<std::size_t>(k) * kChunkFloats + threadIdx.x, acc);
     k += step;
     if (k >= chunks) k -= chunks;
   }
