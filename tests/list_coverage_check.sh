@@ -3,7 +3,7 @@
 # list_coverage_check.sh GPUCONFORM EXPECTATIONS_DIR WORK_DIR: the shape of
 # `gpuconform list --coverage` (text and --json) on the committed expectation files:
 #   - a header naming every probe family, a "(registered)" row with each family's count, then one row per
-#     sm_XX.toml and per SKU overlay, each family cell "judged/runnable" (judged <= runnable
+#     sm_XX.toml, per SKU overlay and per board-part overlay, each family cell "judged/runnable" (judged <= runnable
 #     <= registered), the recorded / no entry / unsupported totals and quick's judged/selected;
 #   - --json: per file and family, judged + recorded_only + no_entry + unsupported equals the
 #     family's registered probes, and quick judged <= selected;
@@ -30,6 +30,8 @@ shopt -s nullglob
 files=()
 for f in "$dir"/sm_*.toml; do files+=("$(basename "$f")"); done
 for f in "$dir"/sku/0x*.toml; do files+=("sku/$(basename "$f")"); done
+# board-part overlays (sku/0xNNNN/<part>.toml): a row each, on top of their SKU's overlay
+for f in "$dir"/sku/0x*/*.toml; do files+=("sku/$(basename "$(dirname "$f")")/$(basename "$f")"); done
 ((${#files[@]} > 0)) || fail "no expectation file in $dir"
 for f in "${files[@]}"; do
   row="$(grep -E "^${f//./\\.} " "$work/coverage.txt")" || fail "no row for $f"
@@ -63,6 +65,8 @@ for f in d["files"]:
         total = c["judged"] + c["recorded_only"] + c["no_entry"] + c["unsupported"]
         assert total == registered[fam], f"{f['file']} {fam}: {total} classified, {registered[fam]} registered"
     assert 0 <= f["quick"]["judged"] <= f["quick"]["selected"], f
+    if f["file"].count("/") == 2:  # sku/0xNNNN/<part>.toml names its part and SKU
+        assert f.get("board_part") == f["file"].split("/")[2][:-5] and f.get("sku") == f["file"].split("/")[1], f
     if f["file"] == "sm_90.toml":
         for fam in ("latency", "numeric"):
             c = f["families"][fam]

@@ -207,8 +207,10 @@ int list_sensitivity(const ListArgs& args, const ExpectationSet& set) {
   return kExitOk;
 }
 
-// `list --coverage`: per architecture file (sm_XX.toml) and SKU overlay (sku/0xNNNN.toml, on
-// top of its architecture file, as a run on that SKU resolves it) and per probe family, how
+// `list --coverage`: per architecture file (sm_XX.toml), SKU overlay (sku/0xNNNN.toml, on
+// top of its architecture file, as a run on that SKU resolves it) and board-part overlay
+// (sku/0xNNNN/<part>.toml, on top of both, as a run on a board of that part resolves it) and
+// per probe family, how
 // many registered probes are judged (an entry with a band or limit), recorded only (an entry
 // of kind `info`), have no entry, or cannot run on the architecture (a compute capability
 // or an arch-specific target they need); and how many of the probes `run --level quick`
@@ -219,8 +221,9 @@ struct FamilyCoverage {
 };
 
 struct FileCoverage {
-  std::string file;  // relative to the expectations directory: "sm_90.toml", "sku/0x2335.toml"
-  std::string arch, sku;
+  // relative to the expectations directory: "sm_90.toml", "sku/0x2335.toml", "sku/0x2335/<part>.toml"
+  std::string file;
+  std::string arch, sku, board_part;
   std::map<Family, FamilyCoverage> families;
   std::size_t quick_selected = 0, quick_judged = 0;
   FamilyCoverage all() const {
@@ -255,8 +258,8 @@ std::string overlay_arch(const ExpectationFile& f) {
 }
 
 FileCoverage coverage_of(const std::string& file, const std::string& arch, const std::string& sku,
-                         const ExpectationSet& set) {
-  FileCoverage c{file, arch, sku, {}, 0, 0};
+                         const std::string& board_part, const ExpectationSet& set) {
+  FileCoverage c{file, arch, sku, board_part, {}, 0, 0};
   for (Family f : coverage_families()) c.families[f] = {};
   const std::optional<DeviceInfo> device = device_of_arch(arch, sku);
   for (const Probe& p : Registry::instance().all()) {
@@ -287,11 +290,13 @@ nlohmann::json coverage_json(const FamilyCoverage& f) {
 }
 
 // The expectation files of a directory: sm_XX.toml by architecture number (only
-// args.arch's when given), then sku/0xNNNN.toml by id. False, with the message printed,
-// when there is no directory or no architecture file.
+// args.arch's when given), then sku/0xNNNN.toml by id, and each SKU's board-part overlays
+// sku/0xNNNN/<part>.toml by part. False, with the message printed, when there is no directory
+// or no architecture file.
 struct CoverageFiles {
   std::vector<std::pair<int, std::string>> arch;
   std::vector<std::string> sku;
+  std::map<std::string, std::vector<std::string>> parts;  // "0x2335" -> its board part numbers
 };
 bool find_coverage_files(const ListArgs& args, CoverageFiles& out) {
   namespace fs = std::filesystem;
@@ -311,6 +316,16 @@ bool find_coverage_files(const ListArgs& args, CoverageFiles& out) {
       const std::string name = entry.path().filename().string();
       if (entry.is_regular_file() && std::regex_match(name, sku_name)) out.sku.push_back(name);
     }
+  for (const std::string& sku_file : out.sku) {
+    const std::string sku = sku_file.substr(0, sku_file.size() - 5);
+    const std::string part_dir = args.expectations_dir + "/sku/" + sku;
+    if (!fs::is_directory(part_dir, ec)) continue;
+    for (const auto& entry : fs::directory_iterator(part_dir, ec))
+      if (entry.is_regular_file() && entry.path().extension() == ".toml" &&
+          is_board_part_number(entry.path().stem().string()))
+        out.parts[sku].push_back(entry.path().stem().string());
+    std::sort(out.parts[sku].begin(), out.parts[sku].end());
+  }
   std::sort(out.arch.begin(), out.arch.end());
   std::sort(out.sku.begin(), out.sku.end());
   if (!args.arch.empty())
@@ -325,15 +340,16 @@ bool find_coverage_files(const ListArgs& args, CoverageFiles& out) {
   return true;
 }
 
-// One row per architecture file and per overlay of that architecture (its file on top).
-// Throws ExpectationError for an invalid file.
+// One row per architecture file, per SKU overlay of that architecture (its file on top) and per
+// board-part overlay of that SKU (both on top). Throws ExpectationError for an invalid file.
 std::vector<FileCoverage> coverage_rows(const ListArgs& args, const CoverageFiles& files) {
   const Registry& reg = Registry::instance();
-  auto load = [&](const std::string& arch, const std::string& sku) {
+  auto load = [&](const std::string& arch, const std::string& sku, const std::string& part) {
     ExpectationQuery q;
     q.dir = args.expectations_dir;
     q.arch = arch;
     q.sku = sku;
+    q.board_part = part;
     // A user overlay applies to the rows of its own architecture (another is an error).
     for (const std::string& o : args.overlays) {
       std::vector<Diagnostic> ignored;
@@ -347,14 +363,18 @@ std::vector<FileCoverage> coverage_rows(const ListArgs& args, const CoverageFile
   std::vector<FileCoverage> rows;
   for (const auto& [cc, name] : files.arch) {
     const std::string arch = name.substr(0, name.size() - 5);
-    rows.push_back(coverage_of(name, arch, "", load(arch, "")));
+    rows.push_back(coverage_of(name, arch, "", "", load(arch, "", "")));
     for (const std::string& sku_file : files.sku) {
       const std::string sku = sku_file.substr(0, sku_file.size() - 5);
       if (!args.sku.empty() && sku != args.sku) continue;
       std::vector<Diagnostic> diags;
       const ExpectationFile overlay = parse_expectation_file(args.expectations_dir + "/sku/" + sku_file, diags);
       if (overlay_arch(overlay) != arch) continue;
-      rows.push_back(coverage_of("sku/" + sku_file, arch, sku, load(arch, sku)));
+      rows.push_back(coverage_of("sku/" + sku_file, arch, sku, "", load(arch, sku, "")));
+      const auto parts = files.parts.find(sku);
+      if (parts == files.parts.end()) continue;
+      for (const std::string& part : parts->second)
+        rows.push_back(coverage_of("sku/" + sku + "/" + part + ".toml", arch, sku, part, load(arch, sku, part)));
     }
   }
   return rows;
@@ -372,6 +392,7 @@ void print_coverage_json(const ListArgs& args, const std::vector<FileCoverage>& 
                      {"all", coverage_json(r.all())},
                      {"quick", {{"selected", r.quick_selected}, {"judged", r.quick_judged}}}};
     if (!r.sku.empty()) j["sku"] = r.sku;
+    if (!r.board_part.empty()) j["board_part"] = r.board_part;
     files.push_back(j);
   }
   nlohmann::json reg_json = nlohmann::json::object();
@@ -416,8 +437,9 @@ void print_coverage_table(const std::vector<FileCoverage>& rows, const std::map<
       "judged: an entry with a band or a limit; recorded: an entry of kind info (recorded, never fails);\n"
       "no entry: the probe runs there but skips; unsupported: it needs a newer compute capability or\n"
       "another arch-specific target. quick judged: of the probes `run --level quick` selects there, those\n"
-      "judged. An overlay row is its architecture file with the overlay on top. A GPU whose\n"
-      "architecture has no file judges nothing (exit 77).\n");
+      "judged. An overlay row is its architecture file with the overlay on top; a board-part row\n"
+      "(sku/0xNNNN/<part>.toml) has its SKU's overlay between them, as `run` resolves a board of that\n"
+      "part. A GPU whose architecture has no file judges nothing (exit 77).\n");
 }
 
 int list_coverage(const ListArgs& args) {
