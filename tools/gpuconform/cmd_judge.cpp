@@ -7,6 +7,8 @@
 // these files, 1 something does, 2 unusable input (an unreadable record, invalid or missing files).
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -31,6 +33,8 @@ struct JudgeArgs {
   std::string policy;  // "" = <expectations_dir>/evidence/policy.toml when it exists
   bool no_policy = false;
   bool all = false;
+  bool json = false;
+  std::vector<std::string> filter;  // probe id globs; empty: every probe
 };
 
 // Verdict counts of one board in one record: as the run wrote them and as these files give them.
@@ -79,22 +83,34 @@ std::string counts(const std::map<std::string, int>& c) {
   return fmt::format("{} pass, {} warn, {} fail", n("pass"), n("warn"), n("fail"));
 }
 
-// The records of one file, board by board; returns how many lines fail under these files.
-int judge_file(const std::string& path, ExpectationCache& cache, const BandPolicy* policy, bool all) {
-  std::map<std::string, Tally> boards;  // board id -> tally, in id order
+// One line whose verdict these files change (or, with --all, every judged or superseded line).
+struct LineChange {
+  std::string board, probe, recorded, now, reason;  // now: pass/warn/fail, or "superseded"
+};
+
+// The judgement of one record file: a tally per board (in id order) and the lines to show.
+struct FileJudgement {
+  std::string path;
+  std::map<std::string, Tally> boards;
+  std::vector<LineChange> lines;
   int fails = 0;
-  fmt::print("{}\n", path);
+};
+
+FileJudgement judge_file(const std::string& path, ExpectationCache& cache, const BandPolicy* policy,
+                         const JudgeArgs& args) {
+  FileJudgement out{path, {}, {}, 0};
   for (const TimedRun& timed : parse_timed_runs_text(read_whole_text(path), path)) {
     const RecordedRun& r = timed.run;
-    Tally& t = boards[r.board];
+    if (!args.filter.empty() && !glob_match_any(args.filter, r.probe)) continue;
+    Tally& t = out.boards[r.board];
     t.arch = r.arch;
     t.sku = r.sku;
     ++t.lines;
     if (const PolicySupersede* s = policy ? policy->superseded_by(r.probe, timed.time) : nullptr) {
       ++t.superseded;
-      if (all)
-        fmt::print("  {:<8} superseded {} {}: measured before fix {} ({})\n", r.verdict, r.board, r.probe, s->fix,
-                   s->before);
+      if (args.all)
+        out.lines.push_back(
+            {r.board, r.probe, r.verdict, "superseded", fmt::format("measured before fix {} ({})", s->fix, s->before)});
       continue;
     }
     const RecordedJudgement j = judge_recorded(r, cache.for_run(r));
@@ -105,17 +121,48 @@ int judge_file(const std::string& path, ExpectationCache& cache, const BandPolic
     const std::string now = outcome_name(j.verdict.outcome);
     ++t.recorded[r.verdict];
     ++t.now[now];
-    if (j.verdict.outcome == Outcome::fail) ++fails;
-    if (all || now != r.verdict)
-      fmt::print("  {:<8} -> {:<5} {} {}: {}\n", r.verdict, now, r.board, r.probe, j.verdict.reason);
+    if (j.verdict.outcome == Outcome::fail) ++out.fails;
+    if (args.all || now != r.verdict) out.lines.push_back({r.board, r.probe, r.verdict, now, j.verdict.reason});
   }
-  for (const auto& [board, t] : boards)
+  return out;
+}
+
+void print_file_text(const FileJudgement& f) {
+  fmt::print("{}\n", f.path);
+  for (const LineChange& l : f.lines)
+    if (l.now == "superseded")
+      fmt::print("  {:<8} superseded {} {}: {}\n", l.recorded, l.board, l.probe, l.reason);
+    else
+      fmt::print("  {:<8} -> {:<5} {} {}: {}\n", l.recorded, l.now, l.board, l.probe, l.reason);
+  for (const auto& [board, t] : f.boards)
     fmt::print(
         "  {} ({} {}): {} lines, {} not judged (no entry, or one for another node size), {} superseded (measured "
         "before a probe's fix); now {} (the run wrote {})\n",
         board, t.arch, t.sku.empty() ? "no SKU" : t.sku, t.lines, t.not_judged, t.superseded, counts(t.now),
         counts(t.recorded));
-  return fails;
+}
+
+nlohmann::json verdict_counts_json(const std::map<std::string, int>& c) {
+  nlohmann::json j = {{"pass", 0}, {"warn", 0}, {"fail", 0}};
+  for (const auto& [k, n] : c) j[k] = n;
+  return j;
+}
+
+nlohmann::json file_json(const FileJudgement& f) {
+  nlohmann::json boards = nlohmann::json::array(), lines = nlohmann::json::array();
+  for (const auto& [board, t] : f.boards)
+    boards.push_back({{"board", board},
+                      {"arch", t.arch},
+                      {"sku", t.sku},
+                      {"lines", t.lines},
+                      {"not_judged", t.not_judged},
+                      {"superseded", t.superseded},
+                      {"now", verdict_counts_json(t.now)},
+                      {"recorded", verdict_counts_json(t.recorded)}});
+  for (const LineChange& l : f.lines)
+    lines.push_back(
+        {{"board", l.board}, {"probe", l.probe}, {"recorded", l.recorded}, {"now", l.now}, {"reason", l.reason}});
+  return {{"file", f.path}, {"fails", f.fails}, {"boards", boards}, {"lines", lines}};
 }
 
 int judge_records(const JudgeArgs& args) {
@@ -139,14 +186,28 @@ int judge_records(const JudgeArgs& args) {
   }
   ExpectationCache cache(args);
   int fails = 0;
+  nlohmann::json files = nlohmann::json::array();
   try {
-    for (const std::string& path : args.records)
-      fails += judge_file(path, cache, policy ? &*policy : nullptr, args.all);
+    for (const std::string& path : args.records) {
+      const FileJudgement f = judge_file(path, cache, policy ? &*policy : nullptr, args);
+      fails += f.fails;
+      if (args.json)
+        files.push_back(file_json(f));
+      else
+        print_file_text(f);
+    }
   } catch (const std::runtime_error& err) {  // an unreadable record, invalid files (ExpectationError) alike
     fmt::print(stderr, "gpuconform judge: {}\n", err.what());
     return kExitUnusable;
   }
-  fmt::print("{} line(s) fail under the files of {}\n", fails, args.expectations_dir);
+  if (args.json)
+    fmt::print("{}\n", nlohmann::json{{"expectations", args.expectations_dir},
+                                      {"policy", policy ? policy_path : std::string()},
+                                      {"fails", fails},
+                                      {"files", files}}
+                           .dump(2));
+  else
+    fmt::print("{} line(s) fail under the files of {}\n", fails, args.expectations_dir);
   return fails > 0 ? kExitFailed : kExitOk;
 }
 
@@ -169,6 +230,9 @@ Command add_judge_command(CLI::App& app) {
       ->check(CLI::ExistingFile);
   sub->add_flag("--no-policy", args->no_policy, "Judge every line, superseded ones too");
   sub->add_flag("--all", args->all, "Print every judged line, not only those whose verdict changed");
+  sub->add_option("--filter", args->filter, "Judge only probes whose id matches one of these globs");
+  sub->add_flag("--json", args->json,
+                "Print one JSON document: per file, each board's counts and the lines shown (same exit codes)");
   sub->footer(
       "Each value is judged as `run` judged it (its level, sampling interval, SASS, waiver). What needed the GPU "
       "is the run's: a fail it measured again and found transient, or saw under a disturbance the throttle policy "
