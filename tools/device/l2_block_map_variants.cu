@@ -147,38 +147,30 @@ int main() {
         shift_seed = shift_seed * 1103515245u + 12345u;
         shift_kernel<<<1 + (shift_seed >> 8) % (2 * grid), 32>>>();
       }
-      CHECK(cudaEventRecord(e0));
-      if (v.warp)  // as many bytes per launch as the others: 32 pieces per chunk-step
-        read_warp_scatter<<<grid, kThreads>>>(a, pieces, spread, v.step, groups, sink, smids);
-      else
-        read_mapped<<<grid, kThreads>>>(a, chunks, v.step, groups, v.by_sm, per_sm, tickets, sink, stamps, smids);
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      CHECK(cudaGetLastError());
-      float t = 0;
-      CHECK(cudaEventElapsedTime(&t, e0, e1));
-      long long s[2];
-      CHECK(cudaMemcpy(s, stamps, sizeof s, cudaMemcpyDeviceToHost));
+      const TimedLaunch l = timed_launch(
+          [&] {
+            if (v.warp)  // as many bytes per launch as the others: 32 pieces per chunk-step
+              read_warp_scatter<<<grid, kThreads>>>(a, pieces, spread, v.step, groups, sink, smids);
+            else
+              read_mapped<<<grid, kThreads>>>(a, chunks, v.step, groups, v.by_sm, per_sm, tickets, sink, stamps, smids);
+          },
+          e0, e1, stamps);
       if (i >= 2) {
-        ms.push_back(t);
-        mhz.push_back(s[1] > 0 ? double(s[0]) / double(s[1]) * 1e3 : 0);
+        ms.push_back(l.ms);
+        mhz.push_back(l.mhz);
         if (v.shift) {
-          std::vector<unsigned> sm(grid);
-          CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-          const unsigned long long h = map_hash(sm);
+          const unsigned long long h = last_map(smids, grid);
           launch_maps.insert(h);
           const double bytes = double(groups) * grid * kChunkFloats * 4;
-          std::printf("launch variant=%s i=%d tbs=%.4f map=%016llx\n", v.name.c_str(), i, bytes / (t * 1e-3) / 1e12, h);
+          std::printf("launch variant=%s i=%d tbs=%.4f map=%016llx\n", v.name.c_str(), i, bytes / (l.ms * 1e-3) / 1e12,
+                      h);
         }
       }
     }
     std::sort(ms.begin(), ms.end());
     std::sort(mhz.begin(), mhz.end());
-    std::vector<unsigned> sm(grid);
-    CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    const unsigned long long h = map_hash(sm);
     const double bytes = double(groups) * grid * kChunkFloats * 4;
-    return Reading{bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], h};
+    return Reading{bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], last_map(smids, grid)};
   };
   // Launch length: ~2 ms with the suite's variant.
   const Reading first = measure(variants[0], allocs[0]);

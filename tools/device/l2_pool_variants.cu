@@ -66,26 +66,18 @@ struct Bench {
   Reading measure(const float* a) {
     std::vector<double> ms, mhz;
     for (int i = 0; i < 7; ++i) {
-      CHECK(cudaEventRecord(e0));
-      read_mapped<<<grid, kThreads>>>(a, chunks, step, groups, false, 0, nullptr, sink, stamps, smids);
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      CHECK(cudaGetLastError());
-      float t = 0;
-      CHECK(cudaEventElapsedTime(&t, e0, e1));
-      long long s[2];
-      CHECK(cudaMemcpy(s, stamps, sizeof s, cudaMemcpyDeviceToHost));
+      const TimedLaunch l = timed_launch(
+          [&] { read_mapped<<<grid, kThreads>>>(a, chunks, step, groups, false, 0, nullptr, sink, stamps, smids); }, e0,
+          e1, stamps);
       if (i >= 2) {
-        ms.push_back(t);
-        mhz.push_back(s[1] > 0 ? double(s[0]) / double(s[1]) * 1e3 : 0);
+        ms.push_back(l.ms);
+        mhz.push_back(l.mhz);
       }
     }
     std::sort(ms.begin(), ms.end());
     std::sort(mhz.begin(), mhz.end());
-    std::vector<unsigned> sm(grid);
-    CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
     const double bytes = double(groups) * grid * kChunkFloats * 4;
-    return {bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], map_hash(sm)};
+    return {bytes / (ms[ms.size() / 2] * 1e-3) / 1e12, mhz[mhz.size() / 2], last_map(smids, grid)};
   }
 };
 

@@ -5,12 +5,14 @@
 // and step through a ring of `chunks` chunks; reads sum into a sink stored only on an
 // impossible condition, writes store per-thread values (or, kConstStore, 1.0f everywhere).
 // What the experiments add: where each chunk lies (slot()); where each block starts and which SM
-// ran it (read_mapped(), map_hash(): l2_pool_variants.cu, l2_block_map_variants.cu).
+// ran it (read_mapped(), timed_launch(), last_map(): l2_pool_variants.cu, l2_block_map_variants.cu).
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <vector>
+
+#include "cuda_check.cuh"
 
 constexpr int kThreads = 1024;
 constexpr int kInFlight = 4;
@@ -101,9 +103,31 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// FNV-1a over the SM of every block of a launch: equal hashes, the same block -> SM map.
-inline unsigned long long map_hash(const std::vector<unsigned>& smids) {
+// FNV-1a over the SM of every block of the last launch (read_mapped's smids, `grid` of them):
+// equal hashes, the same block -> SM map.
+inline unsigned long long last_map(const unsigned* smids, int grid) {
+  std::vector<unsigned> sm(grid);
+  CHECK(cudaMemcpy(sm.data(), smids, grid * sizeof(unsigned), cudaMemcpyDeviceToHost));
   unsigned long long h = 1469598103934665603ull;
-  for (unsigned x : smids) h = (h ^ x) * 1099511628211ull;
+  for (unsigned x : sm) h = (h ^ x) * 1099511628211ull;
   return h;
+}
+
+// One launch between two events: its milliseconds, and the SM clock (MHz) from the cycles and
+// nanoseconds block 0 of read_mapped stamped (0 when the launch stamped nothing new).
+struct TimedLaunch {
+  double ms, mhz;
+};
+template <class Launch>
+TimedLaunch timed_launch(Launch launch, cudaEvent_t e0, cudaEvent_t e1, const long long* stamps) {
+  CHECK(cudaEventRecord(e0));
+  launch();
+  CHECK(cudaEventRecord(e1));
+  CHECK(cudaEventSynchronize(e1));
+  CHECK(cudaGetLastError());
+  float t = 0;
+  CHECK(cudaEventElapsedTime(&t, e0, e1));
+  long long s[2];
+  CHECK(cudaMemcpy(s, stamps, sizeof s, cudaMemcpyDeviceToHost));
+  return {t, s[1] > 0 ? double(s[0]) / double(s[1]) * 1e3 : 0};
 }
