@@ -7,9 +7,10 @@
 // at most S - 1 are pending), so bytes in flight per SM = T x S x 16. The
 // curve goes into the record as a Series; throughput.cp_async.hbm is its
 // plateau (the highest point) as a fraction of 2 x memory clock x bus bytes,
-// and throughput.cp_async.hbm.bytes_in_flight_90 the fewest bytes in flight
-// per SM that reach 90% of that plateau. Random non-zero data; each thread
-// reads back its last copy so the copies are observable.
+// and throughput.cp_async.hbm.bytes_in_flight_90 the bytes in flight per SM
+// where the curve crosses 90% of that plateau (interpolated between points).
+// Random non-zero data; each thread reads back its last copy so the copies are
+// observable.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -99,12 +100,13 @@ const bool kRegistered = register_probes({
           {80},
           kFractionOfPeakHint,
           &measure_plateau},
-    Probe{"throughput.cp_async.hbm.bytes_in_flight_90",
-          Family::throughput,
-          "fewest bytes in flight per SM for which cp.async reaches 90% of its bandwidth plateau",
-          {80},
-          kMaxHint,
-          &measure_bytes_90},
+    Probe{
+        "throughput.cp_async.hbm.bytes_in_flight_90",
+        Family::throughput,
+        "bytes in flight per SM where cp.async crosses 90% of its bandwidth plateau, interpolated between sweep points",
+        {80},
+        kMaxHint,
+        &measure_bytes_90},
 });
 
 }  // namespace

@@ -2,7 +2,7 @@
 #pragma once
 // Bandwidth against bytes in flight per SM (seed 003's cp.async / TMA curves):
 // the sweep the asynchronous-copy probes share, its plateau (re-measured under
-// the sampling policy) and the fewest bytes in flight that reach 90% of it, and
+// the sampling policy) and the bytes in flight where it crosses 90% of it, and
 // the two measurements a curve yields (the plateau as a fraction of the HBM
 // peak; the bytes at 90%).
 #include <fmt/format.h>
@@ -23,6 +23,7 @@
 #include "gpuconform/stats.hpp"
 #include "gpuconform/throughput.hpp"
 #include "gpuconform/timing.hpp"
+#include "throughput/inflight_crossing.hpp"
 
 namespace gpuconform::kernels {
 
@@ -30,7 +31,8 @@ struct InflightCurve {
   Series series;           // x: bytes in flight per SM, y: B/s (median of each point's launches)
   std::vector<std::vector<double>> point_samples;  // B/s of every timed launch, per point
   double plateau = 0;      // highest point
-  double bytes_90 = 0;     // fewest bytes in flight reaching 90% of the plateau
+  double bytes_90 = 0;     // bytes in flight where the curve crosses 90% of the plateau (inflight_crossing.hpp)
+  bool bytes_90_interpolated = false;  // false: the sweep's first point already reached it
   double peak = 0;         // 2 x memory clock x bus bytes
   std::string peak_formula, method, sass;
   Measurement plateau_sampled;  // the plateau point re-measured under the sampling policy
@@ -68,11 +70,9 @@ inline void add_inflight_point(InflightCurve& c, double bytes_in_flight, double 
 inline void finish_inflight_curve(InflightCurve& c, const DeviceInfo& dev) {
   if (c.series.y.empty()) throw ProbeSkipped("no point of the sweep fits this device's shared memory");
   c.plateau = *std::max_element(c.series.y.begin(), c.series.y.end());
-  for (std::size_t i = 0; i < c.series.y.size(); ++i)
-    if (c.series.y[i] >= 0.9 * c.plateau) {
-      c.bytes_90 = c.series.x[i];
-      break;
-    }
+  const Crossing crossing = first_crossing(c.series.x, c.series.y, 0.9 * c.plateau);
+  c.bytes_90 = crossing.x;
+  c.bytes_90_interpolated = crossing.interpolated;
   const double bus_bytes = dev.mem_bus_width_bits / 8.0;
   c.peak = 2.0 * dev.mem_clock_khz * 1e3 * bus_bytes;
   c.peak_formula = fmt::format("2 x {:.0f} MHz x {:.0f} B bus", dev.mem_clock_khz / 1e3, bus_bytes);
@@ -136,6 +136,9 @@ inline Measurement inflight_bytes_90(const InflightCurve& c) {
   m.unit = "B";
   m.series.push_back(c.series);
   m.note("method", c.method);
+  m.note("statistic", c.bytes_90_interpolated
+                          ? "90% of the sweep's highest point, interpolated linearly between the bracketing points"
+                          : "the sweep's first point already reaches 90% of its highest point: an upper bound");
   m.note("plateau", fmt::format("{:.4g} B/s = {:.3f} of {} (re-measured)", c.plateau, c.plateau / c.peak, c.peak_formula));
   return m;
 }

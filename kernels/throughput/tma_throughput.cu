@@ -123,9 +123,11 @@ const bool kRegistered = register_probes({
           "plateau of device-memory bandwidth through TMA bulk copies against bytes in flight per SM, as a "
           "fraction of 2 x memory clock x bus width (curve in the record)",
           kTma, kFractionOfPeakHint, &measure_plateau},
-    Probe{"throughput.tma.load.hbm.bytes_in_flight_90", Family::throughput,
-          "fewest bytes in flight per SM for which TMA bulk copies reach 90% of their bandwidth plateau", kTma,
-          kMaxHint, &measure_bytes_90},
+    Probe{
+        "throughput.tma.load.hbm.bytes_in_flight_90", Family::throughput,
+        "bytes in flight per SM where TMA bulk copies cross 90% of their bandwidth plateau, interpolated between sweep "
+        "points",
+        kTma, kMaxHint, &measure_bytes_90},
 });
 
 }  // namespace
