@@ -345,9 +345,9 @@ std::vector<unsigned long long> one_line_per_page(unsigned long long bytes, std:
 
 // SM 0 alone over footprints from 32 MiB to the largest, one L2-resident line
 // per page: the latency the largest footprints add over 32-64 MiB. On Hopper
-// that is a few cycles (8-14 on most H100s, 3 on one), and how many depends on
-// where SM 0 sits, so it is recorded, not judged: latency.mem.l2_hit.tlb_miss
-// is the judged latency of the same access.
+// that is a few cycles (3-14 on healthy H100s), and how many depends on where
+// SM 0 sits, so it is recorded, not judged: latency.mem.l2_hit.tlb_miss is the
+// judged latency of the same access.
 Measurement measure_tlb_miss_penalty(const ProbeContext& ctx) {
   const unsigned long long max_bytes = tlb_max_bytes(ctx);
   const auto sweep = chase::footprint_sweep(32ull << 20, max_bytes, 2, kPage);
@@ -460,7 +460,7 @@ const bool kMemoryRegistered = register_probes({
      &measure_tlb_miss_penalty},
     {"latency.mem.l2_hit.tlb_miss",
      Family::latency,
-     "L2 hit on a new 2 MiB page every hop over 8 GiB (beyond the TLB reach), every SM at once, median over SMs",
+     "L2 hit on a new 2 MiB page every hop over 8 GiB (a translation per hop), every SM at once, median over SMs",
      {75},
      {ExpectationKind::band, 0, 0.01},
      &measure_l2_hit_tlb_miss},
