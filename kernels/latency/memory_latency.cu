@@ -388,16 +388,15 @@ Measurement measure_l2_hit_tlb_miss(const ProbeContext& ctx) {
   const unsigned long long bytes = tlb_max_bytes(ctx);
   ChaseBuffer buf(bytes);
   every_sm::SlotSet slots(ctx.device.sm_count);
+  const unsigned long long pages = bytes / kPage;
+  ChaseArgs a;
+  a.warm_hops = static_cast<int>(pages);
+  a.timed_hops = static_cast<int>(pages);
   std::vector<placement::Launch> launches;
-  std::size_t pages = 0;
   for (int r = 0; r < repeats(ctx); ++r) {
     const auto offsets = one_line_per_page(bytes, kSeed + 101 * r);
     const auto next = chase::single_cycle(offsets.size(), kSeed + 103 * r);
     buf.place(offsets, next);
-    pages = offsets.size();
-    ChaseArgs a;
-    a.warm_hops = static_cast<int>(pages);
-    a.timed_hops = static_cast<int>(pages);
     const auto starts = chase_dev::spread_start_addresses(buf, offsets, next, slots.sm_count());
     launches.push_back(chase_dev::run_chase_on_every_sm<Level::l2>(a, slots, starts));
   }
