@@ -159,15 +159,32 @@ Measurement measure_extreme(const ProbeContext& ctx) {
   return m;
 }
 
-// Each SM's latency to its own partition, against the board's median.
-Measurement measure_l2_uniformity(const ProbeContext& ctx) {
-  const L2Matrix& l2 = l2_matrix(ctx, "topology.uniformity.l2_latency");
+// Each SM's latency to its own partition, as a per-SM series (per_sm.hpp).
+Series near_latency_per_sm(const L2Matrix& l2) {
   Series s{kPerSmSeries, "SM", "SM id", "near-L2 latency", "cycles", {}, {}};
   for (std::size_t r = 0; r < l2.sms.size(); ++r) {
     s.x.push_back(l2.sms[r]);
     s.y.push_back(l2.split.near[r]);
   }
+  return s;
+}
+
+// Each SM's latency to its own partition, against the board's median.
+Measurement measure_l2_uniformity(const ProbeContext& ctx) {
+  const L2Matrix& l2 = l2_matrix(ctx, "topology.uniformity.l2_latency");
+  Series s = near_latency_per_sm(l2);
   Measurement m = per_sm_measurement(std::move(s));
+  m.note("method", l2.method);
+  return m;
+}
+
+// Each SM's latency to its own partition over its TPC partner's (per_sm.hpp): the two share
+// a position, so a healthy pair reads within 0.5 % whatever the layout, where the board's
+// median leaves 8 % to position.
+Measurement measure_l2_tpc_pairs(const ProbeContext& ctx) {
+  const L2Matrix& l2 = l2_matrix(ctx, "topology.uniformity.l2_latency.tpc_pair");
+  Series s = near_latency_per_sm(l2);
+  Measurement m = tpc_pair_measurement(std::move(s));
   m.note("method", l2.method);
   return m;
 }
@@ -240,6 +257,10 @@ const bool kRegistered = register_probes({
           kL2,
           {ExpectationKind::band, 0, 0},
           &measure_l2_uniformity},
+    Probe{
+        "topology.uniformity.l2_latency.tpc_pair", Family::topology,
+        "each SM's first-touch latency to its near L2 partition over its TPC partner's (SMs 2k, 2k+1): the worst pair",
+        kL2, kMaxHint, &measure_l2_tpc_pairs},
 });
 
 }  // namespace gpuconform::kernels

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 
@@ -50,6 +51,55 @@ Measurement per_sm_measurement(Series per_sm) {
   m.samples = s.ratios;
   m.note("per_sm", fmt::format("median {:.6g} {} over {} SMs; farthest SM {:.0f} at {:.4f} of it", s.median,
                                per_sm.y_unit, s.ratios.size(), per_sm.x[s.worst], s.worst_ratio));
+  m.series.push_back(std::move(per_sm));
+  return m;
+}
+
+TpcPairSummary summarize_tpc_pairs(const Series& per_sm) {
+  if (per_sm.x.size() != per_sm.y.size())
+    throw std::invalid_argument("per-SM series: the SM ids and values differ in number");
+  std::map<long long, std::size_t> at;  // SM id -> index
+  for (std::size_t i = 0; i < per_sm.x.size(); ++i) {
+    if (!(per_sm.y[i] > 0) || !std::isfinite(per_sm.y[i]))
+      throw std::invalid_argument(
+          fmt::format("SM {:.0f}: value {} is not a positive number", per_sm.x[i], per_sm.y[i]));
+    at[std::llround(per_sm.x[i])] = i;
+  }
+  TpcPairSummary s;
+  for (const auto& [sm, i] : at) {
+    if (sm % 2 != 0) continue;
+    const auto partner = at.find(sm + 1);
+    if (partner == at.end()) continue;
+    const double a = per_sm.y[i], b = per_sm.y[partner->second];
+    s.ratios.push_back(std::max(a, b) / std::min(a, b));
+    s.first.push_back(i);
+    s.second.push_back(partner->second);
+    if (s.ratios.back() > s.ratios[s.worst]) s.worst = s.ratios.size() - 1;
+  }
+  if (s.ratios.empty()) throw std::invalid_argument("no TPC pair (SMs 2k and 2k+1) among the SMs measured");
+  return s;
+}
+
+Measurement tpc_pair_measurement(Series per_sm, double named_above) {
+  const TpcPairSummary s = summarize_tpc_pairs(per_sm);
+  // "SM 37 (285.1) over SM 36 (276.5) cycles: 1.031": the larger value first.
+  auto describe = [&](std::size_t p) {
+    std::size_t hi = s.first[p], lo = s.second[p];
+    if (per_sm.y[lo] > per_sm.y[hi]) std::swap(hi, lo);
+    return fmt::format("SM {:.0f} ({:.6g}) over SM {:.0f} ({:.6g}) {}: {:.4f}", per_sm.x[hi], per_sm.y[hi],
+                       per_sm.x[lo], per_sm.y[lo], per_sm.y_unit, s.ratios[p]);
+  };
+  Measurement m;
+  m.value = s.ratios[s.worst];
+  m.unit = kRatioToPartnerUnit;
+  m.samples = s.ratios;
+  m.note("tpc_pairs", fmt::format("{} pairs of {} SMs; worst {}", s.ratios.size(), per_sm.x.size(), describe(s.worst)));
+  std::string above;
+  std::size_t count = 0;
+  for (std::size_t p = 0; p < s.ratios.size(); ++p)
+    if (s.ratios[p] > named_above && count++ < 8) above += (above.empty() ? "" : "; ") + describe(p);
+  if (count > 8) above += fmt::format("; and {} more", count - 8);
+  if (count > 0) m.note("pairs_above", fmt::format("{} above {}: {}", count, named_above, above));
   m.series.push_back(std::move(per_sm));
   return m;
 }

@@ -189,6 +189,12 @@ Verdict judge(const Measurement& m, const Expectation& e, const JudgeOptions& op
       outliers = describe_per_sm_outliers(*per_sm, *e.value - half, *e.value + half);
       if (!outliers.empty()) outliers = "; outliers: " + outliers;
     }
+  // TPC-pair probes (per_sm.hpp, tpc_pair_measurement) name the worst pair and those above 1 %.
+  if (!ok || drifted)
+    if (const std::string* pairs = m.find_note("tpc_pairs")) {
+      outliers += "; " + *pairs;
+      if (const std::string* above = m.find_note("pairs_above")) outliers += "; " + *above;
+    }
   // --- end per-SM uniformity
   if (ok && drifted) {
     const std::string moved =

@@ -38,6 +38,29 @@ std::string describe_per_sm_outliers(const Series& per_sm, double lo, double hi,
 // samples = every ratio, the series kept for the report and the judge.
 Measurement per_sm_measurement(Series per_sm);
 
+// TPC partners. Hopper numbers the two SMs of a TPC 2k and 2k+1: across 182 recorded
+// runs of topology.uniformity.l2_latency (74 H100, 108 H200) the two read within 0.5 % of
+// each other, while neighbouring TPCs sit up to 3 % apart and the board's SMs 8 % apart
+// (an SM's distance to L2 follows where it sits). So a partner is the one reference that
+// shares an SM's position: an SM slower than its partner is slow, whatever the layout.
+inline constexpr const char* kRatioToPartnerUnit = "x TPC partner";
+
+struct TpcPairSummary {
+  std::vector<double> ratios;       // per pair: the larger value over the smaller
+  std::vector<std::size_t> first;   // per pair: index (into the series) of SM 2k
+  std::vector<std::size_t> second;  // per pair: index of SM 2k+1
+  std::size_t worst = 0;            // pair of the largest ratio
+};
+
+// Pairs SMs 2k and 2k+1 of `per_sm` (x: SM id); an SM whose partner is missing is left
+// out. Throws std::invalid_argument when no pair is complete or a value is not positive.
+TpcPairSummary summarize_tpc_pairs(const Series& per_sm);
+
+// The measurement of a TPC-pair probe: value = the largest ratio of a pair (>= 1, unit
+// "x TPC partner"), samples = every pair's ratio, a note naming the worst pair and every
+// pair above `named_above`, the series kept.
+Measurement tpc_pair_measurement(Series per_sm, double named_above = 1.01);
+
 // The series named kPerSmSeries, or null.
 const Series* find_per_sm_series(const Measurement& m);
 
