@@ -8,7 +8,8 @@
 // curve goes into the record as a Series; throughput.cp_async.hbm is its
 // plateau (the highest point) as a fraction of 2 x memory clock x bus bytes,
 // and throughput.cp_async.hbm.bytes_in_flight_90 the bytes in flight per SM
-// where the curve crosses 90% of that plateau (interpolated between points).
+// where the curve crosses 90% of that plateau (interpolated between points),
+// ..._50 where it crosses half of it (still latency-bound: the steadier reading).
 // Random non-zero data; each thread reads back its last copy so the copies are
 // observable.
 #include <fmt/format.h>
@@ -90,7 +91,8 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
 }
 
 Measurement measure_plateau(const ProbeContext& ctx) { return inflight_plateau(curve_for(ctx)); }
-Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_90(curve_for(ctx)); }
+Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_at(curve_for(ctx), 0.9); }
+Measurement measure_bytes_50(const ProbeContext& ctx) { return inflight_bytes_at(curve_for(ctx), 0.5); }
 
 const bool kRegistered = register_probes({
     Probe{"throughput.cp_async.hbm",
@@ -107,6 +109,13 @@ const bool kRegistered = register_probes({
         {80},
         kMaxHint,
         &measure_bytes_90},
+    Probe{"throughput.cp_async.hbm.bytes_in_flight_50",
+          Family::throughput,
+          "bytes in flight per SM where cp.async reaches half its bandwidth plateau (the latency-bound part of the "
+          "curve), interpolated between sweep points",
+          {80},
+          kMaxHint,
+          &measure_bytes_50},
 });
 
 }  // namespace

@@ -30,9 +30,9 @@ namespace gpuconform::kernels {
 struct InflightCurve {
   Series series;           // x: bytes in flight per SM, y: B/s (median of each point's launches)
   std::vector<std::vector<double>> point_samples;  // B/s of every timed launch, per point
-  double plateau = 0;      // highest point
+  double plateau = 0;                              // highest point, then the re-measured plateau
+  double sweep_highest = 0;                        // the sweep's highest point: what the crossings are fractions of
   double bytes_90 = 0;     // bytes in flight where the curve crosses 90% of the plateau (inflight_crossing.hpp)
-  bool bytes_90_interpolated = false;  // false: the sweep's first point already reached it
   double peak = 0;         // 2 x memory clock x bus bytes
   std::string peak_formula, method, sass;
   Measurement plateau_sampled;  // the plateau point re-measured under the sampling policy
@@ -69,10 +69,8 @@ inline void add_inflight_point(InflightCurve& c, double bytes_in_flight, double 
 
 inline void finish_inflight_curve(InflightCurve& c, const DeviceInfo& dev) {
   if (c.series.y.empty()) throw ProbeSkipped("no point of the sweep fits this device's shared memory");
-  c.plateau = *std::max_element(c.series.y.begin(), c.series.y.end());
-  const Crossing crossing = first_crossing(c.series.x, c.series.y, 0.9 * c.plateau);
-  c.bytes_90 = crossing.x;
-  c.bytes_90_interpolated = crossing.interpolated;
+  c.plateau = c.sweep_highest = *std::max_element(c.series.y.begin(), c.series.y.end());
+  c.bytes_90 = first_crossing(c.series.x, c.series.y, 0.9 * c.sweep_highest).x;
   const double bus_bytes = dev.mem_bus_width_bits / 8.0;
   c.peak = 2.0 * dev.mem_clock_khz * 1e3 * bus_bytes;
   c.peak_formula = fmt::format("2 x {:.0f} MHz x {:.0f} B bus", dev.mem_clock_khz / 1e3, bus_bytes);
@@ -130,15 +128,26 @@ inline void sweep_inflight_curve(const ProbeContext& ctx, InflightCurve& c, cons
   c.plateau = c.plateau_sampled.value;
 }
 
-inline Measurement inflight_bytes_90(const InflightCurve& c) {
+// The bytes in flight per SM where the curve first reaches `fraction` of the sweep's
+// highest point. At 90 % the curve is already bending over (cp.async on an H100 between
+// its 16 and 32 KiB points: 1 % of bandwidth moves the crossing about 9 %); at 50 % it
+// still rises in proportion to the bytes in flight (Little's law: bytes = bandwidth x
+// latency), so that crossing follows the path's latency with little noise.
+inline Measurement inflight_bytes_at(const InflightCurve& c, double fraction) {
+  const Crossing crossing = first_crossing(c.series.x, c.series.y, fraction * c.sweep_highest);
   Measurement m;
-  m.value = c.bytes_90;
+  m.value = crossing.x;
   m.unit = "B";
   m.series.push_back(c.series);
   m.note("method", c.method);
-  m.note("statistic", c.bytes_90_interpolated
-                          ? "90% of the sweep's highest point, interpolated linearly between the bracketing points"
-                          : "the sweep's first point already reaches 90% of its highest point: an upper bound");
+  const int percent = static_cast<int>(fraction * 100 + 0.5);
+  m.note("statistic", crossing.interpolated
+                          ? fmt::format("{}% of the sweep's highest point, interpolated linearly between the "
+                                        "bracketing points",
+                                        percent)
+                          : fmt::format("the sweep's first point already reaches {}% of its highest point: an upper "
+                                        "bound",
+                                        percent));
   m.note("plateau", fmt::format("{:.4g} B/s = {:.3f} of {} (re-measured)", c.plateau, c.plateau / c.peak, c.peak_formula));
   return m;
 }

@@ -114,7 +114,8 @@ const InflightCurve& curve_for(const ProbeContext& ctx) {
 }
 
 Measurement measure_plateau(const ProbeContext& ctx) { return inflight_plateau(curve_for(ctx)); }
-Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_90(curve_for(ctx)); }
+Measurement measure_bytes_90(const ProbeContext& ctx) { return inflight_bytes_at(curve_for(ctx), 0.9); }
+Measurement measure_bytes_50(const ProbeContext& ctx) { return inflight_bytes_at(curve_for(ctx), 0.5); }
 
 const Requirements kTma{90, 0, "TMA (cp.async.bulk)"};
 
@@ -128,6 +129,10 @@ const bool kRegistered = register_probes({
         "bytes in flight per SM where TMA bulk copies cross 90% of their bandwidth plateau, interpolated between sweep "
         "points",
         kTma, kMaxHint, &measure_bytes_90},
+    Probe{"throughput.tma.load.hbm.bytes_in_flight_50", Family::throughput,
+          "bytes in flight per SM where TMA bulk copies reach half their bandwidth plateau (the latency-bound part "
+          "of the curve), interpolated between sweep points",
+          kTma, kMaxHint, &measure_bytes_50},
 });
 
 }  // namespace

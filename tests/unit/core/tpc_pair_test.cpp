@@ -82,6 +82,15 @@ TEST(TpcPair, AnSmThreePercentSlowFailsAndIsNamedWithItsPartner) {
   EXPECT_EQ(judge(tpc_pair_measurement(positioned_board()), pair_limit(1.008, 1.006)).outcome, Outcome::pass);
 }
 
+TEST(TpcPair, ADriftWarnNamesThePairToo) {
+  Series s = positioned_board();
+  s.y[37] *= 1.006;  // SM 37 0.65 % above SM 36: past the drift limit, inside the fail limit
+  const Verdict v = judge(tpc_pair_measurement(s), pair_limit(1.008, 1.006));
+  EXPECT_EQ(v.outcome, Outcome::warn);
+  EXPECT_NE(v.reason.find("worst SM 37 ("), std::string::npos) << v.reason;
+  EXPECT_EQ(v.reason.find("above 1.01"), std::string::npos) << "no pair above 1 %: " << v.reason;
+}
+
 TEST(TpcPair, AFasterSmIsNamedAsTheOtherOfItsPair) {
   Series s = positioned_board();
   s.y[36] *= 0.97;  // SM 36 fast: its partner SM 37 reads the larger value
