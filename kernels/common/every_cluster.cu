@@ -76,11 +76,11 @@ placement::Launch Placements::collect(const std::function<double(const long long
 }
 
 Measurement median_over_clusters(const ProbeContext& ctx, const std::function<placement::Launch()>& one_launch,
-                                 const std::string& method) {
+                                 const std::string& method, placement::Over over) {
   one_launch();
   std::vector<placement::Launch> launches;
   for (int r = 0; r < (ctx.quick ? 3 : 9); ++r) launches.push_back(one_launch());
-  Measurement m = placement::to_measurement(placement::summarize(launches, "cluster"), method);
+  Measurement m = placement::to_measurement(placement::summarize(launches, "cluster"), method, "cycles", over);
   m.sm_clock_mhz = measure_sm_clock_mhz(500);
   return m;
 }

@@ -67,8 +67,9 @@ class Placements {
 
 // The sampling of median_cycles_of_launches (launch_samples.hpp), with every
 // launch holding every cluster: one untimed launch, then 3 (quick) or 9; the
-// measurement of placement::to_measurement with the SM clock.
+// measurement of placement::to_measurement with the SM clock (each launch's median
+// over the clusters, or its mean with Over::mean).
 Measurement median_over_clusters(const ProbeContext& ctx, const std::function<placement::Launch()>& one_launch,
-                                 const std::string& method);
+                                 const std::string& method, placement::Over over = placement::Over::median);
 
 }  // namespace gpuconform::kernels::every_cluster

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -85,11 +86,13 @@ Summary summarize(const std::vector<Launch>& launches, const std::string& unit, 
     std::vector<double> v;
     for (const Reading& r : l.readings) v.push_back(r.value);
     s.samples.push_back(median(v));
+    s.mean_samples.push_back(std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size()));
     s.expected = std::max(s.expected, l.expected);
     s.fewest_measured = std::min(s.fewest_measured, l.expected - static_cast<int>(missing_slots(l).size()));
     s.outside += l.outside;
   }
   s.value = median(s.samples);
+  s.mean_value = median(s.mean_samples);
   s.places = per_place(launches);
   std::vector<double> medians;
   for (const Place& p : s.places) medians.push_back(p.median);
@@ -125,10 +128,10 @@ std::string note_key(const Summary& s) {
   return key;
 }
 
-Measurement to_measurement(const Summary& s, const std::string& method, const std::string& value_unit) {
+Measurement to_measurement(const Summary& s, const std::string& method, const std::string& value_unit, Over over) {
   Measurement m;
-  m.value = s.value;
-  m.samples = s.samples;
+  m.value = over == Over::mean ? s.mean_value : s.value;
+  m.samples = over == Over::mean ? s.mean_samples : s.samples;
   m.unit = value_unit;
   m.note("method", method);
   m.note(note_key(s), spread_note(s, m.unit));

@@ -10,7 +10,8 @@
 // (every_cluster.cuh), and reports the median over them:
 //
 //   one launch  -> one reading per placement (SM, or cluster)
-//   sample      =  the median over the placements of one launch
+//   sample      =  the median (or, where placements come in groups, the mean)
+//                  over the placements of one launch
 //   value       =  the median of the samples (every launch is placement-free)
 //   note        =  the per-placement spread: each placement's median over the
 //                  launches, its min, median and max, and the slowest
@@ -59,6 +60,8 @@ struct Summary {
   std::string unit;                      // "SM" or "cluster"
   std::vector<double> samples;           // per launch: the median over its placements
   double value = 0;                      // median of `samples`
+  std::vector<double> mean_samples;      // per launch: the mean over its placements
+  double mean_value = 0;                 // median of `mean_samples`
   std::vector<Place> places;             // sorted by place
   double min = 0, median = 0, max = 0;   // over places[].median
   std::size_t fastest = 0, slowest = 0;  // indices into places
@@ -82,11 +85,18 @@ std::string spread_note(const Summary& s, const std::string& value_unit);
 // The note key: "per_sm" or "per_cluster".
 std::string note_key(const Summary& s);
 
-// value, samples, unit (the readings' unit: "cycles", or "ns" per hop), the method
-// and spread notes, and the series "latency_per_<unit>" (x: the SM each placement
-// measured from, y: its median). Not named kPerSmSeries: that one holds ratios
-// for the uniformity verdict.
-Measurement to_measurement(const Summary& s, const std::string& method, const std::string& value_unit = "cycles");
+// Which per-launch statistic a measurement reports. The median suits placements of
+// one kind; where they fall into groups by where they sit (the 15 clusters of 8 on an
+// H100 or H200 read about 189 or 207-215 cycles, in proportions the board's GPC layout
+// sets), the median jumps between the groups from board to board and the mean does not.
+enum class Over { median, mean };
+
+// value, samples (the statistic `over` picks), unit (the readings' unit: "cycles", or
+// "ns" per hop), the method and spread notes, and the series "latency_per_<unit>" (x: the
+// SM each placement measured from, y: its median). Not named kPerSmSeries: that one
+// holds ratios for the uniformity verdict.
+Measurement to_measurement(const Summary& s, const std::string& method, const std::string& value_unit = "cycles",
+                           Over over = Over::median);
 
 // The note "sm0_alone": the single-block reading of `place` (the method before
 // this one) beside its reading among every placement and the median over them:

@@ -52,6 +52,27 @@ TEST(Placement, OneSlowSmDoesNotMoveTheMedian) {
   EXPECT_DOUBLE_EQ(s.max, 400);
 }
 
+// Clusters that come in two groups by where they sit (about 189 and 208 cycles on an
+// H100 or H200, in shares the GPC layout sets): one cluster more in the fast group moves
+// the median from one group to the other, the mean by a fifteenth of the gap.
+TEST(Placement, TheMeanOverGroupedClustersDoesNotJumpWithTheLayout) {
+  auto layout = [](int fast) {
+    Launch l;
+    l.expected = 15;
+    for (int c = 0; c < 15; ++c)
+      l.readings.push_back({c, 8 * c, c < fast ? 189.0 : 208.0, "cluster " + std::to_string(c)});
+    return summarize({l}, "cluster");
+  };
+  const Summary seven = layout(7), eight = layout(8);
+  EXPECT_DOUBLE_EQ(seven.value, 208);
+  EXPECT_DOUBLE_EQ(eight.value, 189);
+  EXPECT_NEAR(seven.mean_value - eight.mean_value, 19.0 / 15, 1e-9);
+  const Measurement m = to_measurement(seven, "method", "cycles", Over::mean);
+  EXPECT_DOUBLE_EQ(m.value, seven.mean_value);
+  EXPECT_EQ(m.samples, seven.mean_samples);
+  EXPECT_DOUBLE_EQ(to_measurement(seven, "method").value, 208) << "the median stays the default";
+}
+
 TEST(Placement, MissingSmsAreNamedAndTooManyAreAnError) {
   // 3 of 132 missing (97.7 %): measured, the missing SMs named with how often.
   const Summary s = summarize({sm_launch(132, 280, {5, 40}), sm_launch(132, 280, {40})}, "SM");
