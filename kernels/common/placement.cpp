@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 

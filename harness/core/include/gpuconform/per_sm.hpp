@@ -38,8 +38,8 @@ std::string describe_per_sm_outliers(const Series& per_sm, double lo, double hi,
 // samples = every ratio, the series kept for the report and the judge.
 Measurement per_sm_measurement(Series per_sm);
 
-// TPC partners. Hopper numbers the two SMs of a TPC 2k and 2k+1: across 182 recorded
-// runs of topology.uniformity.l2_latency (74 H100, 108 H200) the two read within 0.5 % of
+// TPC partners. Hopper numbers the two SMs of a TPC 2k and 2k+1: across 183 recorded
+// runs of topology.uniformity.l2_latency (75 H100, 108 H200) the two read within 0.5 % of
 // each other, while neighbouring TPCs sit up to 3 % apart and the board's SMs 8 % apart
 // (an SM's distance to L2 follows where it sits). So a partner is the one reference that
 // shares an SM's position: an SM slower than its partner is slow, whatever the layout.
