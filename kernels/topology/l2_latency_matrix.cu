@@ -159,34 +159,32 @@ Measurement measure_extreme(const ProbeContext& ctx) {
   return m;
 }
 
-// Each SM's latency to its own partition, as a per-SM series (per_sm.hpp).
-Series near_latency_per_sm(const L2Matrix& l2) {
+// Each SM's latency to its own partition as a per-SM series (per_sm.hpp), summarized by
+// `summarize` (per_sm_measurement or tpc_pair_measurement), the matrix's method noted.
+Measurement near_latency_per_sm(const ProbeContext& ctx, const std::string& consumer,
+                                Measurement (*summarize)(Series)) {
+  const L2Matrix& l2 = l2_matrix(ctx, consumer);
   Series s{kPerSmSeries, "SM", "SM id", "near-L2 latency", "cycles", {}, {}};
   for (std::size_t r = 0; r < l2.sms.size(); ++r) {
     s.x.push_back(l2.sms[r]);
     s.y.push_back(l2.split.near[r]);
   }
-  return s;
+  Measurement m = summarize(std::move(s));
+  m.note("method", l2.method);
+  return m;
 }
 
 // Each SM's latency to its own partition, against the board's median.
 Measurement measure_l2_uniformity(const ProbeContext& ctx) {
-  const L2Matrix& l2 = l2_matrix(ctx, "topology.uniformity.l2_latency");
-  Series s = near_latency_per_sm(l2);
-  Measurement m = per_sm_measurement(std::move(s));
-  m.note("method", l2.method);
-  return m;
+  return near_latency_per_sm(ctx, "topology.uniformity.l2_latency", &per_sm_measurement);
 }
 
 // Each SM's latency to its own partition over its TPC partner's (per_sm.hpp): the two share
 // a position, so a healthy pair reads within 0.5 % whatever the layout, where the board's
 // median leaves 8 % to position.
 Measurement measure_l2_tpc_pairs(const ProbeContext& ctx) {
-  const L2Matrix& l2 = l2_matrix(ctx, "topology.uniformity.l2_latency.tpc_pair");
-  Series s = near_latency_per_sm(l2);
-  Measurement m = tpc_pair_measurement(std::move(s));
-  m.note("method", l2.method);
-  return m;
+  return near_latency_per_sm(ctx, "topology.uniformity.l2_latency.tpc_pair",
+                             [](Series s) { return tpc_pair_measurement(std::move(s)); });
 }
 
 // The median over every SM of its near (or far) partition latency, with the per-SM spread

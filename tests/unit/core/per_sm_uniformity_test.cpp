@@ -11,6 +11,7 @@
 
 #include "gpuconform/expectation.hpp"
 #include "gpuconform/verdict.hpp"
+#include "../expectations/committed_evidence.hpp"
 
 namespace gpuconform {
 namespace {
@@ -119,10 +120,7 @@ TEST(PerSmUniformity, InvariantViolationsAreAppendedToAFailure) {
 TEST(PerSmUniformity, CommittedBandsCatchAnElevenPercentOutlier) {
   int checked = 0;
   for (const char* arch : {"sm_80", "sm_90", "sm_100"}) {
-    std::vector<Diagnostic> diags;
-    const ExpectationFile f =
-        parse_expectation_file(std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/" + arch + ".toml", diags);
-    for (const auto& d : diags) ADD_FAILURE() << d.str();
+    const ExpectationFile f = test::committed_file(std::string(arch) + ".toml");
     for (const Expectation& e : f.entries) {
       if (e.probe_id.rfind("topology.uniformity.", 0) != 0) continue;
       if (e.unit == kRatioToPartnerUnit) continue;  // a TPC-pair entry: tpc_pair_test.cpp

@@ -13,6 +13,7 @@
 #include "gpuconform/expectation.hpp"
 #include "gpuconform/per_sm.hpp"
 #include "gpuconform/verdict.hpp"
+#include "../expectations/committed_evidence.hpp"
 
 namespace gpuconform {
 namespace {
@@ -105,10 +106,7 @@ TEST(TpcPair, AFasterSmIsNamedAsTheOtherOfItsPair) {
 TEST(TpcPair, CommittedEntriesCatchAnSmTwoPercentSlowerThanItsPartner) {
   int checked = 0;
   for (const char* arch : {"sm_80", "sm_90", "sm_100"}) {
-    std::vector<Diagnostic> diags;
-    const ExpectationFile f =
-        parse_expectation_file(std::string(GPUCONFORM_TEST_EXPECTATIONS_DIR) + "/" + arch + ".toml", diags);
-    for (const auto& d : diags) ADD_FAILURE() << d.str();
+    const ExpectationFile f = test::committed_file(std::string(arch) + ".toml");
     for (const Expectation& e : f.entries) {
       if (e.unit != kRatioToPartnerUnit) continue;
       ++checked;
